@@ -1,0 +1,27 @@
+// SequenceInsert-11
+// "Outputs a tensor sequence that inserts 'tensor' into 'input_sequence' at 'position'.
+//  'tensor' must have the same data type as 'input_sequence'.
+//  Accepted range for 'position' is in `[-n, n]`, where `n` is the number of tensors in
+//  'input_sequence'. Negative value means counting positions from the back.
+//  'position' is optional, by default it inserts 'tensor' to the back of 'input_sequence'."
+#include <string>
+
+#include "reference/ops/ops.h"
+
+namespace seqconf::ops {
+
+Sequence SequenceInsert(const Sequence& input_sequence, const Tensor& tensor,
+                        const std::optional<Tensor>& position, Context& ctx) {
+  // "'tensor' must have the same data type as 'input_sequence'."
+  if (tensor.dtype() != input_sequence.elem_type())
+    throw Error(ErrorCode::element_type_mismatch,
+                "SequenceInsert: tensor is " + tensor.describe() + " but input_sequence is " +
+                    input_sequence.describe());
+  const size_t n = input_sequence.size();
+  // "by default it inserts 'tensor' to the back": position n.
+  const size_t i =
+      position ? normalize_position("SequenceInsert", *position, n, /*accept_n=*/true, ctx) : n;
+  return input_sequence.inserted(i, tensor);
+}
+
+}  // namespace seqconf::ops

@@ -1,0 +1,76 @@
+// SequenceMap-17
+// "Applies a sub-graph to each sample in the input sequence(s).
+//  Inputs can be either tensors or sequences, with the exception of the first input which must
+//  be a sequence. The length of the first input sequence will determine the number of samples
+//  in the outputs. Any other sequence inputs should have the same number of samples. The number
+//  of inputs and outputs, should match the one of the subgraph.
+//  For each i-th element in the output, a sample will be extracted from the input sequence(s)
+//  at the i-th position and the sub-graph will be applied to it.
+//  The outputs will contain the outputs of the sub-graph for each sample, in the same order as
+//  in the input."
+#include <string>
+
+#include "reference/ops/ops.h"
+
+namespace seqconf::ops {
+
+std::vector<Sequence> SequenceMap(const Sequence& input_sequence,
+                                  const std::vector<Value>& additional_inputs,
+                                  const SequenceMapBody& body, Context& /*ctx*/) {
+  // "The number of inputs and outputs, should match the one of the subgraph."
+  if (body.num_inputs != 1 + additional_inputs.size())
+    throw Error(ErrorCode::body_arity_mismatch,
+                "SequenceMap: the node has " + std::to_string(1 + additional_inputs.size()) +
+                    " inputs but the body has " + std::to_string(body.num_inputs));
+  if (body.output_elem_types.empty())
+    throw Error(ErrorCode::body_arity_mismatch, "SequenceMap: the body has no outputs");
+  // "The length of the first input sequence will determine the number of samples in the
+  //  outputs. Any other sequence inputs should have the same number of samples."
+  const size_t samples = input_sequence.size();
+  for (size_t k = 0; k < additional_inputs.size(); ++k) {
+    const Value& in = additional_inputs[k];
+    if (in.is_optional())
+      throw Error(ErrorCode::not_a_tensor, "SequenceMap: input " + std::to_string(k + 1) +
+                                               " must be a tensor or a sequence, got " +
+                                               in.describe());
+    if (in.is_sequence() && in.sequence().size() != samples)
+      throw Error(ErrorCode::sequence_length_mismatch,
+                  "SequenceMap: input 0 has " + std::to_string(samples) + " samples but input " +
+                      std::to_string(k + 1) + " has " + std::to_string(in.sequence().size()));
+  }
+  std::vector<std::vector<Tensor>> outputs(body.output_elem_types.size());
+  std::vector<Value> sample(body.num_inputs);
+  for (size_t i = 0; i < samples; ++i) {
+    // "a sample will be extracted from the input sequence(s) at the i-th position";
+    // tensor inputs are the same for every sample.
+    sample[0] = input_sequence.at(i);
+    for (size_t k = 0; k < additional_inputs.size(); ++k) {
+      const Value& in = additional_inputs[k];
+      sample[k + 1] = in.is_sequence() ? Value(in.sequence().at(i)) : in;
+    }
+    std::vector<Value> result = body.run(sample);
+    if (result.size() != outputs.size())
+      throw Error(ErrorCode::body_arity_mismatch,
+                  "SequenceMap: the body returned " + std::to_string(result.size()) +
+                      " outputs, the node has " + std::to_string(outputs.size()));
+    for (size_t j = 0; j < result.size(); ++j) {
+      // out_sequence is "seq(tensor)": each body output must be a tensor of the declared type.
+      if (!result[j].is_tensor() ||
+          result[j].tensor().dtype() != body.output_elem_types[j])
+        throw Error(ErrorCode::body_output_type,
+                    "SequenceMap: body output " + std::to_string(j) + " of sample " +
+                        std::to_string(i) + " is " + result[j].describe() + ", expected tensor(" +
+                        std::string(dtype_name(body.output_elem_types[j])) + ")");
+      outputs[j].push_back(result[j].tensor());
+    }
+  }
+  // "The outputs will contain the outputs of the sub-graph for each sample, in the same order
+  //  as in the input." No sample gives empty sequences of the body's output types.
+  std::vector<Sequence> out;
+  out.reserve(outputs.size());
+  for (size_t j = 0; j < outputs.size(); ++j)
+    out.emplace_back(body.output_elem_types[j], std::move(outputs[j]));
+  return out;
+}
+
+}  // namespace seqconf::ops

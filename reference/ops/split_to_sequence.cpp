@@ -1,0 +1,123 @@
+// SplitToSequence-11 (and -24, which adds bfloat16 only)
+// "Split a tensor into a sequence of tensors, along the specified 'axis'. Lengths of the parts
+//  can be specified using argument 'split'. 'split' must contain only positive numbers.
+//  'split' is either a scalar (tensor of empty shape), or a 1-D tensor."
+#include <string>
+
+#include "reference/ops/ops.h"
+
+namespace seqconf::ops {
+
+namespace {
+
+const char* const kPositive = "'split' must contain only positive numbers.";
+
+std::string values_to_string(const std::vector<int64_t>& v) {
+  std::string s = "[";
+  for (size_t i = 0; i < v.size(); ++i) s += (i ? "," : "") + std::to_string(v[i]);
+  return s + "]";
+}
+
+// Chunk lengths along the axis of length d, or nullopt when split is absent.
+std::vector<int64_t> chunk_lengths(const Tensor& split, int64_t d, Context& ctx) {
+  // Type constraint I: "tensor(int32), tensor(int64)".
+  if (split.dtype() != DataType::int32 && split.dtype() != DataType::int64)
+    throw Error(ErrorCode::split_type,
+                "SplitToSequence: split must be int32 or int64, got " + split.describe());
+  if (split.rank() == 0) {
+    // "If 'split' is a scalar, then 'input' will be split into equally sized chunks(if
+    //  possible). Last chunk will be smaller if the 'input' size along the given axis 'axis' is
+    //  not divisible by 'split'."
+    const int64_t s = split.int_at(0);
+    if (s < 0)
+      throw Error(ErrorCode::split_negative,
+                  "SplitToSequence: scalar split " + std::to_string(s) + " is negative");
+    // The summary says positive, the input description ">= 0"; either way a chunk length of 0
+    // cannot cover the axis, so a scalar 0 is rejected under both policies.
+    if (s == 0)
+      throw Error(ErrorCode::split_zero,
+                  "SplitToSequence: scalar split 0 cannot divide an axis of length " +
+                      std::to_string(d) + " into chunks (" + kPositive + ")");
+    std::vector<int64_t> lengths;
+    for (int64_t start = 0; start < d; start += s) lengths.push_back(std::min(s, d - start));
+    return lengths;
+  }
+  if (split.rank() != 1)
+    throw Error(ErrorCode::split_rank,
+                "SplitToSequence: split must be a scalar or a 1-D tensor, got " + split.describe());
+  // "Otherwise, the tensor is split into 'size(split)' chunks, with lengths of the parts on
+  //  'axis' specified in 'split'. In this scenario, the sum of entries in 'split' must be equal
+  //  to the dimension size of input tensor on 'axis'."
+  std::vector<int64_t> lengths(split.element_count());
+  for (size_t i = 0; i < lengths.size(); ++i) lengths[i] = split.int_at(i);
+  if (lengths.empty())
+    throw Error(ErrorCode::split_empty,
+                "SplitToSequence: 1-D split has no entries, so none can sum to the axis length " +
+                    std::to_string(d));
+  for (size_t i = 0; i < lengths.size(); ++i)
+    if (lengths[i] < 0)
+      throw Error(ErrorCode::split_negative, "SplitToSequence: split " + values_to_string(lengths) +
+                                                 " has negative entry " + std::to_string(lengths[i]) +
+                                                 " at index " + std::to_string(i));
+  int64_t sum = 0;
+  bool has_zero = false;
+  for (int64_t len : lengths) {
+    has_zero = has_zero || len == 0;
+    sum += len;
+    if (sum > d) break;  // entries are non-negative: stop before the sum can overflow
+  }
+  if (sum != d)
+    throw Error(ErrorCode::split_sum_mismatch,
+                "SplitToSequence: split " + values_to_string(lengths) +
+                    " does not sum to the axis length " + std::to_string(d));
+  // "'split' must contain only positive numbers" (summary) versus "All values must be >= 0"
+  // (input description); ONNX's own test_sequence_model8 uses zero entries.
+  if (has_zero) {
+    if (ctx.policy == Policy::strict)
+      throw Error(ErrorCode::split_zero, "SplitToSequence: split " + values_to_string(lengths) +
+                                             " has a zero entry (" + kPositive + ")");
+    ctx.note({"split_zero_entry", "SplitToSequence", kPositive,
+              "1-D split with zero entries accepted: each gives an empty chunk (lenient policy)"});
+  }
+  return lengths;
+}
+
+}  // namespace
+
+Sequence SplitToSequence(const Tensor& input, const std::optional<Tensor>& split, int64_t axis,
+                         int64_t keepdims, Context& ctx) {
+  // axis: "A negative value means counting dimensions from the back. Accepted range is
+  //  [-rank, rank-1]."
+  const auto rank = static_cast<int64_t>(input.rank());
+  if (axis < -rank || axis > rank - 1)
+    throw Error(ErrorCode::axis_out_of_range,
+                "SplitToSequence: axis " + std::to_string(axis) + " is outside [" +
+                    std::to_string(-rank) + ", " + std::to_string(rank - 1) + "] for " +
+                    input.describe());
+  const auto a = static_cast<size_t>(axis < 0 ? axis + rank : axis);
+  const int64_t d = input.shape()[a];
+  std::vector<Tensor> parts;
+  if (split) {
+    // keepdims: "If input 'split' is specified, this attribute is ignored."
+    int64_t start = 0;
+    for (int64_t len : chunk_lengths(*split, d, ctx)) {
+      parts.push_back(slice_axis(input, a, start, len));
+      start += len;
+    }
+  } else {
+    // Without split every chunk has length 1; keepdims: "Keep the split dimension or not.
+    // Default 1, which means we keep split dimension."
+    if (keepdims != 0 && keepdims != 1)
+      throw Error(ErrorCode::invalid_argument,
+                  "SplitToSequence: keepdims must be 0 or 1, got " + std::to_string(keepdims));
+    Shape squeezed = input.shape();
+    squeezed.erase(squeezed.begin() + static_cast<std::ptrdiff_t>(a));
+    for (int64_t i = 0; i < d; ++i) {
+      Tensor chunk = slice_axis(input, a, i, 1);
+      parts.push_back(keepdims ? chunk : chunk.reshaped(squeezed));
+    }
+  }
+  return Sequence(input.dtype(), std::move(parts));
+}
+
+}  // namespace seqconf::ops

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# ./run.sh        install what is missing, build, run the conformance job
+# ./run.sh test   install what is missing, build, run the whole test suite (ctest)
+set -euo pipefail
+cd "$(dirname "$0")"
+
+mode="${1:-main}"
+case "$mode" in main | test) ;; *)
+  echo "usage: ./run.sh [test]" >&2
+  exit 2
+  ;;
+esac
+
+# Debian packages the build, the tests and the reports use.
+packages=(g++ cmake make pkg-config
+  libonnx-dev libonnx-testdata libprotobuf-dev protobuf-compiler
+  libgtest-dev libgmock-dev librapidcheck-dev libbenchmark-dev
+  nlohmann-json3-dev libcli11-dev libfmt-dev
+  python3 python3-jsonschema)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "== installing: ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+# Optional runtimes (ONNX Runtime from the npm registry); a failure here leaves the
+# reference usable and the runtime tests report skipped.
+if [[ -x tools/setup-runtimes.sh ]]; then
+  tools/setup-runtimes.sh || echo "== runtime setup failed; continuing with the reference only" >&2
+fi
+
+echo "== building into build/"
+cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build build -j"$(nproc)"
+
+if [[ "$mode" == test ]]; then
+  cd build
+  exec ctest --output-on-failure -j"$(nproc)" --output-junit ctest-junit.xml
+fi
+
+exec tools/main-job.sh
