@@ -1,0 +1,59 @@
+// A runtime under test: prepares an ONNX model once, then runs it on input values.
+// The reference is one implementation; ONNX Runtime (C API, dlopen) and external processes
+// are others. A runtime knows nothing about cases or reports.
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <onnx/onnx_pb.h>
+
+#include "reference/context.h"
+#include "reference/value.h"
+
+namespace seqconf {
+
+struct RunError {
+  enum class Kind {
+    not_supported,  // the runtime lacks the op, version or type
+    invalid_input,  // the runtime rejected the model or inputs as invalid
+    internal,       // anything else
+    crash,          // the runtime's process died (isolation only)
+    timeout,        // no answer within the time limit (isolation only)
+  };
+  Kind kind = Kind::internal;
+  std::string message;  // the runtime's own words
+  std::string code;     // the reference's stable error code, when the runtime is the reference
+};
+std::string_view run_error_kind_name(RunError::Kind kind);
+
+struct RunResult {
+  bool ok = false;
+  std::vector<Value> outputs;  // in the order of the graph's outputs
+  RunError error;
+  std::vector<Ambiguity> ambiguities;  // spec ambiguities met (the reference reports them)
+};
+
+class PreparedModel {
+ public:
+  virtual ~PreparedModel() = default;
+  // inputs are in the order of the graph's (non-initializer) inputs.
+  virtual RunResult run(const std::vector<Value>& inputs) = 0;
+};
+
+class Runtime {
+ public:
+  virtual ~Runtime() = default;
+  virtual std::string name() const = 0;
+  virtual std::string version() const = 0;
+  virtual std::string location() const { return {}; }  // library path or command
+  // Prepares a model. On failure returns null and fills *error (a rejected model is an
+  // outcome, not an exception).
+  virtual std::unique_ptr<PreparedModel> prepare(const std::filesystem::path& model_path,
+                                                 const onnx::ModelProto& model,
+                                                 RunError* error) = 0;
+};
+
+}  // namespace seqconf
