@@ -1,0 +1,45 @@
+// Expectations file: the known departures of one runtime, each with a reason.
+//
+//   {"runtime": "onnxruntime",
+//    "entries": [{"id": "<case id or glob>", "status": "not_supported",
+//                 "reason": "...", "link": "optional"}]}
+//
+// The first entry whose id glob (fnmatch: * ? [...]) matches a case id applies to that case.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "harness/outcome.h"
+
+namespace seqconf::reports {
+
+struct Expectation {
+  std::string id;  // case id or glob
+  Status status = Status::fail;
+  std::string reason;
+  std::string link;
+};
+
+class Expectations {
+ public:
+  Expectations() = default;
+  // Throws Error(invalid_argument) naming the entry and field that is wrong.
+  static Expectations from_json(const nlohmann::json& j);
+  // Throws Error(io_error) when the file cannot be read, Error(invalid_argument) otherwise.
+  static Expectations load(const std::filesystem::path& path);
+
+  const std::string& runtime() const { return runtime_; }
+  const std::vector<Expectation>& entries() const { return entries_; }
+  // The first entry whose glob matches case_id, or null.
+  const Expectation* match(const std::string& case_id) const;
+
+ private:
+  std::string runtime_;
+  std::vector<Expectation> entries_;
+};
+
+}  // namespace seqconf::reports

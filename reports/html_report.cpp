@@ -1,0 +1,341 @@
+#include "reports/html_report.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "reports/output.h"
+
+namespace seqconf::reports {
+
+namespace {
+
+const char* kStyle = R"(
+body{font:14px/1.4 system-ui,sans-serif;margin:1.5em;color:#222;max-width:1400px}
+h1{font-size:1.4em;margin:0 0 .4em}h2{font-size:1.15em;margin:1.4em 0 .5em;border-bottom:1px solid #ccc}
+table{border-collapse:collapse;margin:.3em 0}th,td{border:1px solid #ccc;padding:3px 7px;text-align:left;vertical-align:top}
+th{background:#f3f3f3}td.n{text-align:right;font-variant-numeric:tabular-nums}
+.meta td:first-child{font-weight:600;background:#fafafa}
+.banner{padding:.6em 1em;margin:.6em 0;border-radius:4px;font-weight:600}
+.banner.bad{background:#fde2e1;border:1px solid #e0a3a0}.banner.good{background:#e3f4e1;border:1px solid #9fcf99}
+.banner.warn{background:#fff4d6;border:1px solid #e3c567}
+.s-pass{background:#c8ecc3}.s-fail{background:#f6b5b0}.s-error{background:#f9d3a5}
+.s-not_supported{background:#d5dcea}.s-crash{background:#d99ad9}.s-timeout{background:#f5e38f}
+.s-skipped{background:#eee;color:#666}.s-none{background:#fff;color:#aaa}
+td.cell{text-align:center;min-width:4.5em;font-variant-numeric:tabular-nums}
+details.case{border:1px solid #ddd;border-radius:4px;margin:.25em 0;padding:.2em .6em}
+details.case>summary{cursor:pointer}details.case[open]{background:#fcfcfc}
+.tag{display:inline-block;padding:0 .45em;border-radius:3px;font-size:.85em;font-weight:600;margin-right:.4em}
+pre{background:#f6f6f6;padding:.4em .6em;white-space:pre-wrap;word-break:break-all;margin:.2em 0}
+dl{display:grid;grid-template-columns:max-content 1fr;gap:.15em .8em}dt{font-weight:600}dd{margin:0}
+blockquote{margin:.2em 0;padding:.2em .7em;border-left:3px solid #9ab;background:#f5f8fb}
+)";
+
+std::string e(std::string_view s) { return html_escape(s); }
+std::string num(int n) { return std::to_string(n); }
+
+std::string status_tag(Status s) {
+  const std::string k(status_key(s));
+  return "<span class=\"tag s-" + k + "\">" + k + "</span>";
+}
+
+std::string page_head(const std::string& title) {
+  return "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>" +
+         e(title) + "</title>\n<style>" + kStyle + "</style>\n</head>\n<body>\n";
+}
+
+void summary_table(std::ostringstream& h, const Summary& s) {
+  h << "<table class=\"summary\"><tr>";
+  const std::pair<const char*, int> cols[] = {{"total", s.total},
+                                              {"passed", s.passed},
+                                              {"failed", s.failed},
+                                              {"errored", s.errored},
+                                              {"not supported", s.not_supported},
+                                              {"crashed", s.crashed},
+                                              {"timed out", s.timed_out},
+                                              {"skipped", s.skipped},
+                                              {"expected failures", s.expected_failures},
+                                              {"unexpected failures", s.unexpected_failures},
+                                              {"unexpected passes", s.unexpected_passes}};
+  for (const auto& c : cols) h << "<th>" << c.first << "</th>";
+  h << "</tr><tr>";
+  for (const auto& c : cols) {
+    h << "<td class=\"n\" data-summary=\"" << e(c.first) << "\">" << c.second << "</td>";
+  }
+  h << "</tr></table>\n";
+}
+
+std::string cell_title(const MatrixCell& c) {
+  std::string t = c.op + " / " + c.dtype + ":";
+  for (const auto& [s, n] : c.counts) t += " " + std::string(status_key(s)) + "=" + num(n);
+  return t;
+}
+
+void matrix_table(std::ostringstream& h, const std::vector<MatrixCell>& matrix) {
+  std::vector<std::string> ops, dtypes;
+  for (const auto& c : matrix) {
+    if (std::find(ops.begin(), ops.end(), c.op) == ops.end()) ops.push_back(c.op);
+    if (std::find(dtypes.begin(), dtypes.end(), c.dtype) == dtypes.end()) dtypes.push_back(c.dtype);
+  }
+  std::sort(ops.begin(), ops.end());
+  std::sort(dtypes.begin(), dtypes.end());
+  std::map<std::pair<std::string, std::string>, const MatrixCell*> at;
+  for (const auto& c : matrix) at[{c.op, c.dtype}] = &c;
+  h << "<table class=\"matrix\"><tr><th>op \\ dtype</th>";
+  for (const auto& d : dtypes) h << "<th>" << e(d) << "</th>";
+  h << "</tr>\n";
+  for (const auto& op : ops) {
+    h << "<tr><th>" << e(op) << "</th>";
+    for (const auto& d : dtypes) {
+      const auto it = at.find({op, d});
+      if (it == at.end()) {
+        h << "<td class=\"cell s-none\">&middot;</td>";
+        continue;
+      }
+      const MatrixCell& c = *it->second;
+      const std::string worst(status_key(c.worst()));
+      const auto p = c.counts.find(Status::pass);
+      const int passed = p == c.counts.end() ? 0 : p->second;
+      h << "<td class=\"cell s-" << worst << "\" data-op=\"" << e(op) << "\" data-dtype=\"" << e(d)
+        << "\" data-status=\"" << worst << "\" data-total=\"" << c.total << "\" title=\""
+        << e(cell_title(c)) << "\">" << passed << "/" << c.total << "</td>";
+    }
+    h << "</tr>\n";
+  }
+  h << "</table>\n<p>Cell: passed/total, coloured by the worst status in it: ";
+  for (Status s : {Status::crash, Status::fail, Status::timeout, Status::error,
+                   Status::not_supported, Status::pass, Status::skipped})
+    h << status_tag(s);
+  h << "</p>\n";
+}
+
+void case_details(std::ostringstream& h, const Report& r, const CaseRecord& c) {
+  const Outcome& o = c.outcome;
+  const std::string verdict(verdict_key(c.verdict));
+  h << "<details class=\"case\" data-case-id=\"" << e(o.case_id) << "\" data-status=\""
+    << status_key(o.status) << "\" data-verdict=\"" << verdict << "\"><summary>"
+    << status_tag(o.status) << "<code>" << e(o.case_id) << "</code>";
+  if (!o.reason.empty()) h << " &mdash; " << e(o.reason);
+  h << "</summary>\n<dl>";
+  const auto row = [&](const char* k, const std::string& v, bool pre = false) {
+    if (v.empty()) return;
+    h << "<dt>" << k << "</dt><dd>" << (pre ? "<pre>" : "") << e(v) << (pre ? "</pre>" : "")
+      << "</dd>";
+  };
+  row("op", o.op);
+  row("dtype", o.dtype);
+  row("source", o.source);
+  row("verdict", verdict);
+  row("message", o.message, true);
+  row("expected", o.expected, true);
+  row("actual", o.actual, true);
+  if (c.expectation) {
+    h << "<dt>expectation</dt><dd>" << e(std::string(status_key(c.expectation->status))) << ": "
+      << e(c.expectation->reason);
+    if (!c.expectation->link.empty())
+      h << " (<a href=\"" << e(c.expectation->link) << "\">" << e(c.expectation->link) << "</a>)";
+    h << " <small>[entry <code>" << e(c.expectation->id) << "</code>]</small></dd>";
+  }
+  for (const auto& a : o.ambiguities) {
+    h << "<dt>spec</dt><dd><blockquote>" << e(a.spec_sentence) << "</blockquote><small>" << e(a.op)
+      << " ambiguity <code>" << e(a.id) << "</code>: " << e(a.detail) << "</small></dd>";
+  }
+  row("duration", std::to_string(o.duration_ms) + " ms");
+  h << "<dt>reproduce</dt><dd><pre>" << e(reproduce_command(r, o.case_id)) << "</pre></dd>";
+  h << "</dl></details>\n";
+}
+
+}  // namespace
+
+std::string reproduce_command(const Report& r, const std::string& case_id) {
+  std::string runtime = r.info.runtime_name;
+  if (const auto it = r.info.options.find("runtime"); it != r.info.options.end() && it->is_string())
+    runtime = it->get<std::string>();
+  return "build/seqconf run --runtime " + shell_quote(runtime) + " --filter " +
+         shell_quote(case_id);
+}
+
+std::string report_to_html(const Report& r) {
+  const RunInfo& i = r.info;
+  const Summary& s = r.summary;
+  std::ostringstream h;
+  h << page_head("seqconf: " + i.runtime_name + " " + i.runtime_version);
+  h << "<h1>seqconf conformance report: " << e(i.runtime_name) << " " << e(i.runtime_version)
+    << "</h1>\n";
+  if (!i.complete)
+    h << "<div class=\"banner warn\" id=\"incomplete\">Interrupted run: only the cases run before "
+         "the interruption are reported.</div>\n";
+  if (s.has_unexpected())
+    h << "<div class=\"banner bad\" id=\"verdict\">" << s.unexpected_failures
+      << " unexpected failure(s), " << s.unexpected_passes << " unexpected pass(es).</div>\n";
+  else
+    h << "<div class=\"banner good\" id=\"verdict\">No unexpected outcome.</div>\n";
+
+  h << "<table class=\"meta\">";
+  const auto meta = [&](const char* k, const std::string& v) {
+    h << "<tr><td>" << k << "</td><td>" << e(v) << "</td></tr>";
+  };
+  meta("runtime", i.runtime_name + " " + i.runtime_version);
+  meta("runtime path", i.runtime_path);
+  meta("suite", i.suite_name + " " + i.suite_version + " (" + i.git_revision + ")");
+  meta("machine", i.hostname + ", " + i.os + ", " + num(i.cpu_count) + " CPUs");
+  meta("time", i.start_time + " .. " + i.end_time);
+  meta("expectations", i.expectations_file.empty() ? "none" : i.expectations_file);
+  meta("options", i.options.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+  if (!i.merged_from.empty()) {
+    std::string m;
+    for (const auto& f : i.merged_from) m += (m.empty() ? "" : ", ") + f;
+    meta("merged from", m);
+  }
+  h << "</table>\n";
+
+  h << "<h2>Summary</h2>\n";
+  summary_table(h, s);
+
+  h << "<h2>Per operator</h2>\n<table class=\"per-op\"><tr><th>op</th><th>passed/total</th>"
+       "<th>failed</th><th>errored</th><th>not supported</th><th>crashed</th><th>timed "
+       "out</th><th>skipped</th><th>expected</th><th>unexpected</th></tr>\n";
+  for (const auto& [op, x] : counts_per_op(r))
+    h << "<tr><th>" << e(op) << "</th><td class=\"n\">" << x.passed << "/" << x.total
+      << "</td><td class=\"n\">" << x.failed << "</td><td class=\"n\">" << x.errored
+      << "</td><td class=\"n\">" << x.not_supported << "</td><td class=\"n\">" << x.crashed
+      << "</td><td class=\"n\">" << x.timed_out << "</td><td class=\"n\">" << x.skipped
+      << "</td><td class=\"n\">" << x.expected << "</td><td class=\"n\">" << x.unexpected
+      << "</td></tr>\n";
+  h << "</table>\n";
+
+  h << "<h2>Operator &times; element type</h2>\n";
+  matrix_table(h, r.matrix);
+
+  if (!r.findings.empty()) {
+    h << "<h2>Spec ambiguities met</h2>\n<table class=\"findings\"><tr><th>op</th><th>id</th>"
+         "<th>spec sentence</th><th>decided</th><th>cases</th></tr>\n";
+    for (const auto& f : r.findings) {
+      h << "<tr data-finding=\"" << e(f.id) << "\"><td>" << e(f.op) << "</td><td><code>" << e(f.id)
+        << "</code></td><td><blockquote>" << e(f.spec_sentence) << "</blockquote></td><td>";
+      for (const auto& d : f.details) h << e(d) << "<br>";
+      h << "</td><td class=\"n\" title=\"";
+      for (const auto& id : f.case_ids) h << e(id) << " ";
+      h << "\">" << f.case_ids.size() << "</td></tr>\n";
+    }
+    h << "</table>\n";
+  }
+
+  const std::pair<Verdict, const char*> groups[] = {
+      {Verdict::unexpected_failure, "Unexpected failures"},
+      {Verdict::unexpected_pass, "Unexpected passes"},
+      {Verdict::expected_failure, "Expected failures"},
+      {Verdict::skipped, "Skipped"}};
+  for (const auto& [v, title] : groups) {
+    int n = 0;
+    for (const auto& c : r.cases) n += c.verdict == v;
+    if (n == 0) continue;
+    h << "<h2 id=\"" << verdict_key(v) << "\">" << title << " (" << n << ")</h2>\n";
+    for (const auto& c : r.cases)
+      if (c.verdict == v) case_details(h, r, c);
+  }
+  h << "<p><small>Generated " << e(i.end_time) << " by seqconf " << e(i.suite_version)
+    << ".</small></p>\n</body>\n</html>\n";
+  return h.str();
+}
+
+std::string index_to_html(const std::vector<IndexEntry>& entries) {
+  std::ostringstream h;
+  h << page_head("seqconf: runtimes compared");
+  h << "<h1>seqconf: runtimes compared</h1>\n";
+
+  h << "<h2>Summary</h2>\n<table class=\"index-summary\"><tr><th>runtime</th><th>version</th>"
+       "<th>complete</th><th>total</th><th>passed</th><th>failed</th><th>errored</th><th>not "
+       "supported</th><th>crashed</th><th>timed out</th><th>skipped</th><th>expected "
+       "failures</th><th>unexpected failures</th><th>unexpected passes</th><th>reports</th></tr>\n";
+  for (const auto& en : entries) {
+    const auto& i = en.report.info;
+    const auto& s = en.report.summary;
+    h << "<tr data-runtime=\"" << e(i.runtime_name) << "\"><th>" << e(i.runtime_name) << "</th><td>"
+      << e(i.runtime_version) << "</td><td>" << (i.complete ? "yes" : "NO") << "</td>";
+    for (int n : {s.total, s.passed, s.failed, s.errored, s.not_supported, s.crashed, s.timed_out,
+                  s.skipped, s.expected_failures, s.unexpected_failures, s.unexpected_passes})
+      h << "<td class=\"n\">" << n << "</td>";
+    h << "<td>";
+    if (!en.html_link.empty()) h << "<a href=\"" << e(en.html_link) << "\">html</a> ";
+    if (!en.json_link.empty()) h << "<a href=\"" << e(en.json_link) << "\">json</a>";
+    h << "</td></tr>\n";
+  }
+  h << "</table>\n";
+
+  // Op x dtype, one column per runtime inside each cell row.
+  std::set<std::pair<std::string, std::string>> keys;
+  for (const auto& en : entries)
+    for (const auto& c : en.report.matrix) keys.insert({c.op, c.dtype});
+  h << "<h2>Operator &times; element type</h2>\n<table class=\"index-matrix\"><tr><th>op</th>"
+       "<th>dtype</th>";
+  for (const auto& en : entries) h << "<th>" << e(en.report.info.runtime_name) << "</th>";
+  h << "</tr>\n";
+  for (const auto& [op, dtype] : keys) {
+    h << "<tr><th>" << e(op) << "</th><td>" << e(dtype) << "</td>";
+    for (const auto& en : entries) {
+      const MatrixCell* cell = nullptr;
+      for (const auto& c : en.report.matrix)
+        if (c.op == op && c.dtype == dtype) cell = &c;
+      if (!cell) {
+        h << "<td class=\"cell s-none\">&middot;</td>";
+        continue;
+      }
+      const std::string worst(status_key(cell->worst()));
+      const auto p = cell->counts.find(Status::pass);
+      h << "<td class=\"cell s-" << worst << "\" data-runtime=\"" << e(en.report.info.runtime_name)
+        << "\" data-op=\"" << e(op) << "\" data-dtype=\"" << e(dtype) << "\" data-status=\""
+        << worst << "\" title=\"" << e(cell_title(*cell)) << "\">"
+        << (p == cell->counts.end() ? 0 : p->second) << "/" << cell->total << "</td>";
+    }
+    h << "</tr>\n";
+  }
+  h << "</table>\n";
+
+  // Cases where the runtimes do not all pass.
+  std::map<std::string, std::vector<const CaseRecord*>> by_id;
+  for (size_t k = 0; k < entries.size(); ++k)
+    for (const auto& c : entries[k].report.cases) {
+      auto& v = by_id[c.outcome.case_id];
+      v.resize(entries.size(), nullptr);
+      v[k] = &c;
+    }
+  int all_pass = 0;
+  std::ostringstream rows;
+  int differing = 0;
+  for (auto& [id, v] : by_id) {
+    v.resize(entries.size(), nullptr);
+    bool every_pass = true;
+    for (const auto* c : v) every_pass = every_pass && c && c->outcome.status == Status::pass;
+    if (every_pass) {
+      ++all_pass;
+      continue;
+    }
+    ++differing;
+    rows << "<tr data-case-id=\"" << e(id) << "\"><td><code>" << e(id) << "</code></td>";
+    for (const auto* c : v) {
+      if (!c) {
+        rows << "<td class=\"s-none\">not run</td>";
+        continue;
+      }
+      const std::string k(status_key(c->outcome.status));
+      std::string title = c->outcome.reason;
+      if (!c->outcome.message.empty()) title += (title.empty() ? "" : ": ") + c->outcome.message;
+      if (c->expectation) title += " [expected: " + c->expectation->reason + "]";
+      rows << "<td class=\"s-" << k << "\" title=\"" << e(title) << "\">" << k;
+      if (c->verdict == Verdict::expected_failure) rows << " (expected)";
+      if (c->verdict == Verdict::unexpected_pass) rows << " (unexpected)";
+      rows << "</td>";
+    }
+    rows << "</tr>\n";
+  }
+  h << "<h2>Cases not passed by every runtime (" << differing << "; " << all_pass
+    << " passed by all)</h2>\n<table class=\"index-cases\"><tr><th>case</th>";
+  for (const auto& en : entries) h << "<th>" << e(en.report.info.runtime_name) << "</th>";
+  h << "</tr>\n" << rows.str() << "</table>\n</body>\n</html>\n";
+  return h.str();
+}
+
+}  // namespace seqconf::reports

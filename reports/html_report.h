@@ -1,0 +1,28 @@
+// HTML forms of reports: one self-contained page (inline CSS, no script, no external
+// resource) per run, and an index page comparing the runs of several runtimes side by side.
+//
+// Stable hooks for tools that read the page: every matrix cell is a <td> with data-op,
+// data-dtype, data-status (its worst status) and data-total; every non-pass case is a
+// <details class="case"> with data-case-id, data-status and data-verdict.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "reports/report.h"
+
+namespace seqconf::reports {
+
+std::string report_to_html(const Report& report);
+
+struct IndexEntry {
+  Report report;
+  std::string html_link;  // where that runtime's own page is, relative to the index; or empty
+  std::string json_link;  // same for its JSON report
+};
+std::string index_to_html(const std::vector<IndexEntry>& entries);
+
+// The command that reruns one case: build/seqconf run --runtime R --filter '<id>'.
+std::string reproduce_command(const Report& report, const std::string& case_id);
+
+}  // namespace seqconf::reports

@@ -1,0 +1,318 @@
+#include "reports/json_report.h"
+
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include "reference/error.h"
+
+#ifndef SEQCONF_VERSION
+#define SEQCONF_VERSION "unknown"
+#endif
+#ifndef SEQCONF_GIT_REVISION
+#define SEQCONF_GIT_REVISION "unknown"
+#endif
+#ifndef SEQCONF_SOURCE_DIR
+#define SEQCONF_SOURCE_DIR ""
+#endif
+
+namespace seqconf::reports {
+
+using nlohmann::json;
+
+namespace {
+
+json ambiguity_to_json(const Ambiguity& a) {
+  return {{"id", a.id}, {"op", a.op}, {"spec_sentence", a.spec_sentence}, {"detail", a.detail}};
+}
+
+json case_to_json(const CaseRecord& c) {
+  const Outcome& o = c.outcome;
+  json j = {{"id", o.case_id},
+            {"op", o.op},
+            {"dtype", o.dtype},
+            {"source", o.source},
+            {"status", status_key(o.status)},
+            {"verdict", verdict_key(c.verdict)},
+            {"reason", o.reason},
+            {"message", o.message},
+            {"expected", o.expected},
+            {"actual", o.actual},
+            {"duration_ms", o.duration_ms},
+            {"ambiguities", json::array()}};
+  for (const auto& a : o.ambiguities) j["ambiguities"].push_back(ambiguity_to_json(a));
+  if (c.expectation) {
+    j["expectation"] = {{"id", c.expectation->id},
+                        {"status", status_key(c.expectation->status)},
+                        {"reason", c.expectation->reason},
+                        {"link", c.expectation->link}};
+  }
+  return j;
+}
+
+json summary_to_json(const Summary& s) {
+  return {{"total", s.total},
+          {"passed", s.passed},
+          {"failed", s.failed},
+          {"errored", s.errored},
+          {"not_supported", s.not_supported},
+          {"crashed", s.crashed},
+          {"timed_out", s.timed_out},
+          {"skipped", s.skipped},
+          {"expected_failures", s.expected_failures},
+          {"unexpected_failures", s.unexpected_failures},
+          {"unexpected_passes", s.unexpected_passes}};
+}
+
+// Field access that names what is wrong.
+const json& need(const json& j, const char* field, const std::string& where) {
+  if (!j.is_object())
+    throw Error(ErrorCode::invalid_argument, "report: " + where + " is not an object");
+  const auto it = j.find(field);
+  if (it == j.end())
+    throw Error(ErrorCode::invalid_argument, "report: " + where + " lacks \"" + field + "\"");
+  return *it;
+}
+std::string need_string(const json& j, const char* field, const std::string& where) {
+  const json& v = need(j, field, where);
+  if (!v.is_string())
+    throw Error(ErrorCode::invalid_argument,
+                "report: " + where + "." + field + " is not a string: " + v.dump());
+  return v.get<std::string>();
+}
+template <typename T>
+T need_number(const json& j, const char* field, const std::string& where) {
+  const json& v = need(j, field, where);
+  if (!v.is_number())
+    throw Error(ErrorCode::invalid_argument,
+                "report: " + where + "." + field + " is not a number: " + v.dump());
+  return v.get<T>();
+}
+std::string opt_string(const json& j, const char* field) {
+  const auto it = j.find(field);
+  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+CaseRecord case_from_json(const json& j, size_t index) {
+  const std::string where = "cases[" + std::to_string(index) + "]";
+  CaseRecord c;
+  Outcome& o = c.outcome;
+  o.case_id = need_string(j, "id", where);
+  o.op = need_string(j, "op", where);
+  o.dtype = need_string(j, "dtype", where);
+  o.source = need_string(j, "source", where);
+  const std::string status = need_string(j, "status", where);
+  const auto s = status_from_key(status);
+  if (!s)
+    throw Error(ErrorCode::invalid_argument, "report: " + where + ": unknown status " + status);
+  o.status = *s;
+  const std::string verdict = need_string(j, "verdict", where);
+  const auto v = verdict_from_key(verdict);
+  if (!v)
+    throw Error(ErrorCode::invalid_argument, "report: " + where + ": unknown verdict " + verdict);
+  c.verdict = *v;
+  o.reason = need_string(j, "reason", where);
+  o.message = need_string(j, "message", where);
+  o.expected = need_string(j, "expected", where);
+  o.actual = need_string(j, "actual", where);
+  o.duration_ms = need_number<double>(j, "duration_ms", where);
+  const json& amb = need(j, "ambiguities", where);
+  if (!amb.is_array())
+    throw Error(ErrorCode::invalid_argument, "report: " + where + ".ambiguities is not a list");
+  for (const auto& a : amb) {
+    const std::string w = where + ".ambiguities";
+    o.ambiguities.push_back({need_string(a, "id", w), need_string(a, "op", w),
+                             need_string(a, "spec_sentence", w), need_string(a, "detail", w)});
+  }
+  if (const auto it = j.find("expectation"); it != j.end() && !it->is_null()) {
+    const std::string w = where + ".expectation";
+    Expectation e;
+    e.id = need_string(*it, "id", w);
+    const std::string es = need_string(*it, "status", w);
+    const auto st = status_from_key(es);
+    if (!st) throw Error(ErrorCode::invalid_argument, "report: " + w + ": unknown status " + es);
+    e.status = *st;
+    e.reason = need_string(*it, "reason", w);
+    e.link = opt_string(*it, "link");
+    c.expectation = std::move(e);
+  }
+  return c;
+}
+
+std::string run_command(const std::string& command) {
+  std::string out;
+  FILE* p = ::popen(command.c_str(), "r");
+  if (!p) return out;
+  std::array<char, 256> buf{};
+  while (::fgets(buf.data(), buf.size(), p)) out += buf.data();
+  if (::pclose(p) != 0) return {};
+  while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
+  return out;
+}
+
+// The revision of the source tree the binary was built from: asked of git at run time (the
+// configure-time value goes stale after a commit), else the configure-time value.
+std::string git_revision() {
+  const std::string dir = SEQCONF_SOURCE_DIR;
+  if (!dir.empty() && dir.find('\'') == std::string::npos) {
+    std::string rev = run_command("git -C '" + dir + "' rev-parse HEAD 2>/dev/null");
+    if (rev.size() == 40) {
+      if (!run_command("git -C '" + dir + "' status --porcelain --untracked-files=no 2>/dev/null")
+               .empty())
+        rev += "-dirty";
+      return rev;
+    }
+  }
+  return SEQCONF_GIT_REVISION;
+}
+
+}  // namespace
+
+json report_to_json(const Report& r) {
+  const RunInfo& i = r.info;
+  json j;
+  j["schema_version"] = kSchemaVersion;
+  j["suite"] = {
+      {"name", i.suite_name}, {"version", i.suite_version}, {"git_revision", i.git_revision}};
+  j["runtime"] = {
+      {"name", i.runtime_name}, {"version", i.runtime_version}, {"path", i.runtime_path}};
+  j["machine"] = {{"hostname", i.hostname}, {"os", i.os}, {"cpu_count", i.cpu_count}};
+  j["start_time"] = i.start_time;
+  j["end_time"] = i.end_time;
+  j["complete"] = i.complete;
+  j["options"] = i.options.is_object() ? i.options : json::object();
+  j["expectations_file"] = i.expectations_file;
+  j["merged_from"] = i.merged_from;
+  j["summary"] = summary_to_json(r.summary);
+
+  json ops = json::array(), dtypes = json::array(), cells = json::array();
+  std::vector<std::string> dtype_list;
+  for (const auto& cell : r.matrix) {
+    if (ops.empty() || ops.back() != cell.op) ops.push_back(cell.op);
+    if (std::find(dtype_list.begin(), dtype_list.end(), cell.dtype) == dtype_list.end())
+      dtype_list.push_back(cell.dtype);
+    json counts = json::object();
+    for (const auto& [s, n] : cell.counts) counts[std::string(status_key(s))] = n;
+    cells.push_back({{"op", cell.op},
+                     {"dtype", cell.dtype},
+                     {"total", cell.total},
+                     {"worst", status_key(cell.worst())},
+                     {"counts", counts}});
+  }
+  std::sort(dtype_list.begin(), dtype_list.end());
+  for (auto& d : dtype_list) dtypes.push_back(d);
+  j["matrix"] = {{"ops", ops}, {"dtypes", dtypes}, {"cells", cells}};
+
+  j["cases"] = json::array();
+  for (const auto& c : r.cases) j["cases"].push_back(case_to_json(c));
+
+  j["findings"] = json::array();
+  for (const auto& f : r.findings)
+    j["findings"].push_back({{"kind", f.kind},
+                             {"id", f.id},
+                             {"op", f.op},
+                             {"spec_sentence", f.spec_sentence},
+                             {"detail", f.details.empty() ? std::string() : f.details.front()},
+                             {"details", f.details},
+                             {"case_ids", f.case_ids}});
+  return j;
+}
+
+std::string report_to_json_text(const Report& report) {
+  return report_to_json(report).dump(1, ' ', false, json::error_handler_t::replace) + "\n";
+}
+
+Report report_from_json(const json& j) {
+  if (!j.is_object()) throw Error(ErrorCode::invalid_argument, "report: not a JSON object");
+  const int version = need_number<int>(j, "schema_version", "report");
+  if (version != kSchemaVersion)
+    throw Error(ErrorCode::invalid_argument, "report: schema_version " + std::to_string(version) +
+                                                 ", this build reads " +
+                                                 std::to_string(kSchemaVersion));
+  Report r;
+  RunInfo& i = r.info;
+  const json& suite = need(j, "suite", "report");
+  i.suite_name = need_string(suite, "name", "suite");
+  i.suite_version = need_string(suite, "version", "suite");
+  i.git_revision = need_string(suite, "git_revision", "suite");
+  const json& rt = need(j, "runtime", "report");
+  i.runtime_name = need_string(rt, "name", "runtime");
+  i.runtime_version = need_string(rt, "version", "runtime");
+  i.runtime_path = need_string(rt, "path", "runtime");
+  const json& m = need(j, "machine", "report");
+  i.hostname = need_string(m, "hostname", "machine");
+  i.os = need_string(m, "os", "machine");
+  i.cpu_count = need_number<int>(m, "cpu_count", "machine");
+  i.start_time = need_string(j, "start_time", "report");
+  i.end_time = need_string(j, "end_time", "report");
+  const json& complete = need(j, "complete", "report");
+  if (!complete.is_boolean())
+    throw Error(ErrorCode::invalid_argument, "report: complete is not a boolean");
+  i.complete = complete.get<bool>();
+  i.options = need(j, "options", "report");
+  i.expectations_file = opt_string(j, "expectations_file");
+  if (const auto it = j.find("merged_from"); it != j.end() && it->is_array())
+    for (const auto& s : *it)
+      if (s.is_string()) i.merged_from.push_back(s.get<std::string>());
+  const json& cases = need(j, "cases", "report");
+  if (!cases.is_array()) throw Error(ErrorCode::invalid_argument, "report: cases is not a list");
+  for (size_t k = 0; k < cases.size(); ++k) r.cases.push_back(case_from_json(cases[k], k));
+  recompute(r);
+  return r;
+}
+
+Report load_report(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error(ErrorCode::io_error, "cannot read report " + path.string());
+  std::ostringstream text;
+  text << in.rdbuf();
+  try {
+    return report_from_json(json::parse(text.str()));
+  } catch (const json::exception& e) {
+    throw Error(ErrorCode::invalid_argument, path.string() + ": " + e.what());
+  } catch (const Error& e) {
+    throw Error(e.code(), path.string() + ": " + e.what());
+  }
+}
+
+std::string now_iso8601() {
+  const auto now = std::chrono::system_clock::now();
+  const std::time_t t = std::chrono::system_clock::to_time_t(now);
+  const auto ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count() % 1000;
+  std::tm tm{};
+  ::gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &tm);
+  char out[40];
+  std::snprintf(out, sizeof out, "%s.%03dZ", buf, static_cast<int>(ms));
+  return out;
+}
+
+RunInfo describe_run(std::string runtime_name, std::string runtime_version,
+                     std::string runtime_path) {
+  RunInfo i;
+  i.suite_version = SEQCONF_VERSION;
+  i.git_revision = git_revision();
+  i.runtime_name = std::move(runtime_name);
+  i.runtime_version = std::move(runtime_version);
+  i.runtime_path = std::move(runtime_path);
+  char host[256] = {};
+  if (::gethostname(host, sizeof host - 1) == 0) i.hostname = host;
+  struct utsname u {};
+  if (::uname(&u) == 0) i.os = std::string(u.sysname) + " " + u.release + " " + u.machine;
+  i.cpu_count = static_cast<int>(std::thread::hardware_concurrency());
+  i.start_time = now_iso8601();
+  i.end_time = i.start_time;
+  return i;
+}
+
+}  // namespace seqconf::reports

@@ -1,0 +1,295 @@
+#include "reports/report.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <set>
+
+#include "reference/error.h"
+
+namespace seqconf::reports {
+
+std::string_view status_key(Status s) {
+  switch (s) {
+    case Status::pass:
+      return "pass";
+    case Status::fail:
+      return "fail";
+    case Status::error:
+      return "error";
+    case Status::not_supported:
+      return "not_supported";
+    case Status::crash:
+      return "crash";
+    case Status::timeout:
+      return "timeout";
+    case Status::skipped:
+      return "skipped";
+  }
+  return "skipped";
+}
+
+std::optional<Status> status_from_key(std::string_view name) {
+  for (Status s : kAllStatuses)
+    if (status_key(s) == name) return s;
+  return std::nullopt;
+}
+
+namespace {
+constexpr Verdict kAllVerdicts[] = {Verdict::pass, Verdict::expected_failure,
+                                    Verdict::unexpected_failure, Verdict::unexpected_pass,
+                                    Verdict::skipped};
+
+// Colouring order of the matrix: a cell shows its worst status.
+int severity(Status s) {
+  switch (s) {
+    case Status::crash:
+      return 6;
+    case Status::fail:
+      return 5;
+    case Status::timeout:
+      return 4;
+    case Status::error:
+      return 3;
+    case Status::not_supported:
+      return 2;
+    case Status::pass:
+      return 1;
+    case Status::skipped:
+      return 0;
+  }
+  return 0;
+}
+}  // namespace
+
+std::string_view verdict_key(Verdict v) {
+  switch (v) {
+    case Verdict::pass:
+      return "pass";
+    case Verdict::expected_failure:
+      return "expected_failure";
+    case Verdict::unexpected_failure:
+      return "unexpected_failure";
+    case Verdict::unexpected_pass:
+      return "unexpected_pass";
+    case Verdict::skipped:
+      return "skipped";
+  }
+  return "skipped";
+}
+
+std::optional<Verdict> verdict_from_key(std::string_view name) {
+  for (Verdict v : kAllVerdicts)
+    if (verdict_key(v) == name) return v;
+  return std::nullopt;
+}
+
+Verdict judge(const Outcome& outcome, const Expectation* expectation) {
+  if (outcome.status == Status::skipped) return Verdict::skipped;
+  if (outcome.status == Status::pass)
+    return expectation && expectation->status != Status::pass ? Verdict::unexpected_pass
+                                                              : Verdict::pass;
+  if (expectation && expectation->status == outcome.status) return Verdict::expected_failure;
+  return Verdict::unexpected_failure;
+}
+
+Status MatrixCell::worst() const {
+  Status w = Status::skipped;
+  for (const auto& [s, n] : counts)
+    if (n > 0 && severity(s) > severity(w)) w = s;
+  return w;
+}
+
+Report make_report(RunInfo info, std::vector<Outcome> outcomes, const Expectations* expectations) {
+  Report r;
+  r.info = std::move(info);
+  r.cases.reserve(outcomes.size());
+  for (auto& o : outcomes) {
+    CaseRecord c;
+    const Expectation* e = expectations ? expectations->match(o.case_id) : nullptr;
+    if (e) c.expectation = *e;
+    c.verdict = judge(o, e);
+    c.outcome = std::move(o);
+    r.cases.push_back(std::move(c));
+  }
+  recompute(r);
+  return r;
+}
+
+void recompute(Report& r) {
+  std::stable_sort(r.cases.begin(), r.cases.end(), [](const CaseRecord& a, const CaseRecord& b) {
+    return a.outcome.case_id < b.outcome.case_id;
+  });
+
+  Summary s;
+  std::map<std::pair<std::string, std::string>, MatrixCell> cells;
+  std::map<std::pair<std::string, std::string>, Finding> findings;  // (op, id)
+  for (const auto& c : r.cases) {
+    const Outcome& o = c.outcome;
+    ++s.total;
+    switch (o.status) {
+      case Status::pass:
+        ++s.passed;
+        break;
+      case Status::fail:
+        ++s.failed;
+        break;
+      case Status::error:
+        ++s.errored;
+        break;
+      case Status::not_supported:
+        ++s.not_supported;
+        break;
+      case Status::crash:
+        ++s.crashed;
+        break;
+      case Status::timeout:
+        ++s.timed_out;
+        break;
+      case Status::skipped:
+        ++s.skipped;
+        break;
+    }
+    switch (c.verdict) {
+      case Verdict::expected_failure:
+        ++s.expected_failures;
+        break;
+      case Verdict::unexpected_failure:
+        ++s.unexpected_failures;
+        break;
+      case Verdict::unexpected_pass:
+        ++s.unexpected_passes;
+        break;
+      case Verdict::pass:
+      case Verdict::skipped:
+        break;
+    }
+    const std::string dtype = o.dtype.empty() ? std::string(kNoDtype) : o.dtype;
+    auto& cell = cells[{o.op, dtype}];
+    cell.op = o.op;
+    cell.dtype = dtype;
+    ++cell.counts[o.status];
+    ++cell.total;
+    for (const auto& a : o.ambiguities) {
+      auto& f = findings[{a.op, a.id}];
+      if (f.id.empty()) {
+        f.id = a.id;
+        f.op = a.op;
+        f.spec_sentence = a.spec_sentence;
+      }
+      if (std::find(f.details.begin(), f.details.end(), a.detail) == f.details.end())
+        f.details.push_back(a.detail);
+      if (f.case_ids.empty() || f.case_ids.back() != o.case_id) f.case_ids.push_back(o.case_id);
+    }
+  }
+  r.summary = s;
+  r.matrix.clear();
+  for (auto& [k, cell] : cells) r.matrix.push_back(std::move(cell));
+  r.findings.clear();
+  for (auto& [k, f] : findings) r.findings.push_back(std::move(f));
+}
+
+Report merge(const std::vector<Report>& parts, std::vector<std::string> sources) {
+  if (parts.empty()) throw Error(ErrorCode::invalid_argument, "merge: no reports given");
+  Report r;
+  r.info = parts.front().info;
+  r.info.merged_from = std::move(sources);
+  r.info.options.erase("shard");
+  std::set<std::string> ids;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    const Report& p = parts[i];
+    if (p.info.runtime_name != r.info.runtime_name)
+      throw Error(ErrorCode::invalid_argument,
+                  "merge: report " + std::to_string(i + 1) + " is of runtime \"" +
+                      p.info.runtime_name + "\", the first of \"" + r.info.runtime_name + "\"");
+    if (p.info.expectations_file != r.info.expectations_file)
+      throw Error(ErrorCode::invalid_argument, "merge: report " + std::to_string(i + 1) +
+                                                   " applied expectations \"" +
+                                                   p.info.expectations_file + "\", the first \"" +
+                                                   r.info.expectations_file + "\"");
+    if (i > 0) {
+      r.info.start_time = std::min(r.info.start_time, p.info.start_time);
+      r.info.end_time = std::max(r.info.end_time, p.info.end_time);
+      r.info.complete = r.info.complete && p.info.complete;
+      for (const auto& c : p.cases) r.cases.push_back(c);
+    } else {
+      r.cases = p.cases;
+    }
+    for (const auto& c : p.cases)
+      if (!ids.insert(c.outcome.case_id).second)
+        throw Error(ErrorCode::invalid_argument,
+                    "merge: case \"" + c.outcome.case_id +
+                        "\" appears in more than one report (overlapping shards?)");
+  }
+  recompute(r);
+  return r;
+}
+
+std::map<std::string, OpCounts> counts_per_op(const Report& r) {
+  std::map<std::string, OpCounts> m;
+  for (const auto& c : r.cases) {
+    auto& x = m[c.outcome.op];
+    ++x.total;
+    switch (c.outcome.status) {
+      case Status::pass:
+        ++x.passed;
+        break;
+      case Status::fail:
+        ++x.failed;
+        break;
+      case Status::error:
+        ++x.errored;
+        break;
+      case Status::not_supported:
+        ++x.not_supported;
+        break;
+      case Status::crash:
+        ++x.crashed;
+        break;
+      case Status::timeout:
+        ++x.timed_out;
+        break;
+      case Status::skipped:
+        ++x.skipped;
+        break;
+    }
+    if (c.verdict == Verdict::expected_failure) ++x.expected;
+    if (c.verdict == Verdict::unexpected_failure || c.verdict == Verdict::unexpected_pass)
+      ++x.unexpected;
+  }
+  return m;
+}
+
+std::string summary_text(const Report& r) {
+  const auto m = counts_per_op(r);
+  size_t width = 5;
+  for (const auto& [op, x] : m) width = std::max(width, op.size());
+  std::string out;
+  char line[256];
+  const auto row = [&](const std::string& name, const std::string& passed, auto... rest) {
+    std::snprintf(line, sizeof line, "%-*s %13s %9s %7s %7s %7s %7s %8s %10s\n",
+                  static_cast<int>(width), name.c_str(), passed.c_str(), rest...);
+    out += line;
+  };
+  row("op", "passed/total", "not_supp", "failed", "errored", "crashed", "timeout", "expected",
+      "unexpected");
+  OpCounts t;
+  const auto add = [&](const std::string& name, const OpCounts& x) {
+    row(name, std::to_string(x.passed) + "/" + std::to_string(x.total),
+        std::to_string(x.not_supported).c_str(), std::to_string(x.failed).c_str(),
+        std::to_string(x.errored).c_str(), std::to_string(x.crashed).c_str(),
+        std::to_string(x.timed_out).c_str(), std::to_string(x.expected).c_str(),
+        std::to_string(x.unexpected).c_str());
+  };
+  for (const auto& [op, x] : m) {
+    add(op, x);
+    t.total += x.total, t.passed += x.passed, t.not_supported += x.not_supported;
+    t.failed += x.failed, t.errored += x.errored, t.crashed += x.crashed;
+    t.timed_out += x.timed_out, t.expected += x.expected, t.unexpected += x.unexpected;
+  }
+  add("total", t);
+  return out;
+}
+
+int exit_code(const Report& report) { return report.summary.has_unexpected() ? 1 : 0; }
+
+}  // namespace seqconf::reports

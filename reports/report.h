@@ -1,0 +1,138 @@
+// A compliance report: what one runtime did on every case of a run, with the expectations
+// that were applied, the counts derived from the cases and how the run was produced.
+//
+// Data flows one way: outcomes (+ expectations) -> Report -> JSON / JUnit / HTML / text.
+// Everything derived (summary, op x dtype matrix, findings) is recomputed from the cases by
+// recompute(), so a report read back from JSON and merged with others stays consistent.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "harness/outcome.h"
+#include "reports/expectations.h"
+
+namespace seqconf::reports {
+
+// The stable names of the statuses in reports and expectations files ("pass", "fail", ...).
+std::string_view status_key(Status s);
+std::optional<Status> status_from_key(std::string_view name);
+inline constexpr Status kAllStatuses[] = {Status::pass,          Status::fail,  Status::error,
+                                          Status::not_supported, Status::crash, Status::timeout,
+                                          Status::skipped};
+
+// How a case counts once the expectations are applied.
+enum class Verdict {
+  pass,                // passed, no expectation said otherwise
+  expected_failure,    // a non-pass whose status equals its expectation entry's
+  unexpected_failure,  // any other non-pass (except skipped)
+  unexpected_pass,     // passed although an entry expected a non-pass
+  skipped,             // not run; never counts against the run
+};
+std::string_view verdict_key(Verdict v);
+std::optional<Verdict> verdict_from_key(std::string_view name);
+
+struct CaseRecord {
+  Outcome outcome;
+  std::optional<Expectation> expectation;  // the entry that matched, if any
+  Verdict verdict = Verdict::skipped;
+};
+
+// Applies the expectation (or its absence) to one outcome.
+Verdict judge(const Outcome& outcome, const Expectation* expectation);
+
+struct Summary {
+  int total = 0;
+  int passed = 0;
+  int failed = 0;
+  int errored = 0;
+  int not_supported = 0;
+  int crashed = 0;
+  int timed_out = 0;
+  int skipped = 0;
+  int expected_failures = 0;
+  int unexpected_failures = 0;
+  int unexpected_passes = 0;
+  // Exit code 1 of a run iff this holds.
+  bool has_unexpected() const { return unexpected_failures > 0 || unexpected_passes > 0; }
+};
+
+// One cell of the op x dtype matrix. Cases without a dtype go to dtype kNoDtype.
+inline constexpr std::string_view kNoDtype = "-";
+struct MatrixCell {
+  std::string op;
+  std::string dtype;
+  std::map<Status, int> counts;
+  int total = 0;
+  // The status the cell is coloured by: the worst one present.
+  Status worst() const;
+};
+
+// One spec ambiguity met by one or more cases (aggregated by id and op).
+struct Finding {
+  std::string kind = "ambiguity";
+  std::string id;
+  std::string op;
+  std::string spec_sentence;
+  std::vector<std::string> details;   // distinct details, first met first
+  std::vector<std::string> case_ids;  // sorted
+};
+
+struct RunInfo {
+  std::string suite_name = "seqconf";
+  std::string suite_version;
+  std::string git_revision = "unknown";
+  std::string runtime_name;
+  std::string runtime_version;
+  std::string runtime_path;
+  std::string hostname;
+  std::string os;
+  int cpu_count = 0;
+  std::string start_time;  // ISO 8601 UTC
+  std::string end_time;
+  nlohmann::json options = nlohmann::json::object();  // the options the run used
+  bool complete = true;                               // false: the run was interrupted
+  std::string expectations_file;                      // empty: none applied
+  std::vector<std::string> merged_from;               // reports this one was merged from
+};
+
+struct Report {
+  RunInfo info;
+  std::vector<CaseRecord> cases;  // sorted by id
+  // Derived by recompute():
+  Summary summary;
+  std::vector<MatrixCell> matrix;  // sorted by op, then dtype
+  std::vector<Finding> findings;   // sorted by op, then id
+};
+
+// Builds a report: applies the expectations (may be null), sorts the cases by id, derives
+// summary, matrix and findings.
+Report make_report(RunInfo info, std::vector<Outcome> outcomes, const Expectations* expectations);
+
+// Sorts the cases by id and rederives summary, matrix and findings.
+void recompute(Report& report);
+
+// Merges reports of disjoint shards of one run. Throws Error(invalid_argument) when the
+// reports are of different runtimes or share a case id.
+Report merge(const std::vector<Report>& parts, std::vector<std::string> sources);
+
+// Counts per operator (for the end-of-run table and the per-op table of the HTML page).
+struct OpCounts {
+  int total = 0, passed = 0, failed = 0, errored = 0, not_supported = 0, crashed = 0, timed_out = 0,
+      skipped = 0, expected = 0, unexpected = 0;
+};
+std::map<std::string, OpCounts> counts_per_op(const Report& report);
+
+// The end-of-run table: one line per op (passed/total, not supported, failed, errored,
+// crashed, timed out, expected, unexpected) and a total line.
+std::string summary_text(const Report& report);
+
+// Exit code of a run or merge: 1 iff unexpected failures or unexpected passes, else 0.
+int exit_code(const Report& report);
+
+}  // namespace seqconf::reports
