@@ -1,0 +1,25 @@
+# Third-party runtimes: ONNX Runtime (C API, opened with dlopen), external processes, and the
+# isolation decorator. Included from runtimes/CMakeLists.txt.
+#
+# ONNXRUNTIME_ROOT holds include/onnxruntime_c_api.h and lib/libonnxruntime.so.1 (the layout
+# tools/setup-runtimes.sh installs). Without the header the suite builds without ORT support.
+set(ONNXRUNTIME_ROOT "${PROJECT_SOURCE_DIR}/third_party/onnxruntime"
+    CACHE PATH "ONNX Runtime folder with include/ and lib/")
+
+add_library(seqconf_external_runtimes STATIC
+  ${CMAKE_CURRENT_LIST_DIR}/onnxruntime.cpp
+)
+target_include_directories(seqconf_external_runtimes PUBLIC ${PROJECT_SOURCE_DIR})
+target_link_libraries(seqconf_external_runtimes PUBLIC seqconf_reference ${CMAKE_DL_LIBS}
+                                                PRIVATE seqconf_warnings)
+if(EXISTS "${ONNXRUNTIME_ROOT}/include/onnxruntime_c_api.h")
+  message(STATUS "ONNX Runtime C API header: ${ONNXRUNTIME_ROOT}/include")
+  # The header only: the library is opened at run time from a path.
+  target_include_directories(seqconf_external_runtimes SYSTEM PRIVATE "${ONNXRUNTIME_ROOT}/include")
+  target_compile_definitions(seqconf_external_runtimes PRIVATE SEQCONF_HAVE_ORT=1
+    SEQCONF_ORT_DEFAULT_LIB="${ONNXRUNTIME_ROOT}/lib/libonnxruntime.so.1")
+else()
+  message(STATUS "ONNX Runtime C API header not found in ${ONNXRUNTIME_ROOT}/include: "
+                 "building without the onnxruntime runtime (run tools/setup-runtimes.sh)")
+  target_compile_definitions(seqconf_external_runtimes PRIVATE SEQCONF_HAVE_ORT=0)
+endif()

@@ -1,0 +1,29 @@
+// ONNX Runtime driven through its C API. The library is opened at run time (dlopen) from a
+// path, so one build of the suite drives any ORT release whose C API reaches the version the
+// suite needs (kOrtApiVersion, ORT 1.10 and later). Sequences go in and out natively.
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "runtimes/runtime.h"
+
+namespace seqconf {
+
+// The lowest OrtApi version that has every call the adapter makes (HasValue arrived in 10).
+inline constexpr unsigned kOrtApiVersion = 10;
+
+// False when the suite was built without the ORT C API header (no third_party/onnxruntime):
+// make_onnxruntime_runtime then throws not_supported.
+bool onnxruntime_compiled_in();
+
+// $SEQCONF_ORT_LIB if set, else the library tools/setup-runtimes.sh installs
+// (third_party/onnxruntime/lib/libonnxruntime.so.1 under the source tree).
+std::filesystem::path default_onnxruntime_library();
+
+// Opens the library and asks for API kOrtApiVersion. Throws Error(not_supported) when the
+// build lacks the header or the library's API is older, Error(io_error) when dlopen fails.
+std::unique_ptr<Runtime> make_onnxruntime_runtime(const std::filesystem::path& library);
+
+}  // namespace seqconf
