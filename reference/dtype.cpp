@@ -71,22 +71,38 @@ size_t element_size(DataType d) {
 
 std::string_view dtype_name(DataType d) {
   switch (d) {
-    case DataType::bool_: return "bool";
-    case DataType::int8: return "int8";
-    case DataType::int16: return "int16";
-    case DataType::int32: return "int32";
-    case DataType::int64: return "int64";
-    case DataType::uint8: return "uint8";
-    case DataType::uint16: return "uint16";
-    case DataType::uint32: return "uint32";
-    case DataType::uint64: return "uint64";
-    case DataType::float16: return "float16";
-    case DataType::float32: return "float";
-    case DataType::float64: return "double";
-    case DataType::complex64: return "complex64";
-    case DataType::complex128: return "complex128";
-    case DataType::string: return "string";
-    default: return "undefined";
+    case DataType::bool_:
+      return "bool";
+    case DataType::int8:
+      return "int8";
+    case DataType::int16:
+      return "int16";
+    case DataType::int32:
+      return "int32";
+    case DataType::int64:
+      return "int64";
+    case DataType::uint8:
+      return "uint8";
+    case DataType::uint16:
+      return "uint16";
+    case DataType::uint32:
+      return "uint32";
+    case DataType::uint64:
+      return "uint64";
+    case DataType::float16:
+      return "float16";
+    case DataType::float32:
+      return "float";
+    case DataType::float64:
+      return "double";
+    case DataType::complex64:
+      return "complex64";
+    case DataType::complex128:
+      return "complex128";
+    case DataType::string:
+      return "string";
+    default:
+      return "undefined";
   }
 }
 
@@ -97,11 +113,11 @@ std::optional<DataType> dtype_from_name(std::string_view name) {
 }
 
 std::string dtype_name_any(int32_t v) {
-  static const char* const names[] = {"undefined", "float",      "uint8",   "int8",   "uint16",
-                                      "int16",     "int32",      "int64",   "string", "bool",
-                                      "float16",   "double",     "uint32",  "uint64", "complex64",
-                                      "complex128", "bfloat16", "float8e4m3fn", "float8e4m3fnuz",
-                                      "float8e5m2", "float8e5m2fnuz", "uint4", "int4"};
+  static const char* const names[] = {
+      "undefined",      "float",      "uint8",          "int8",       "uint16",   "int16",
+      "int32",          "int64",      "string",         "bool",       "float16",  "double",
+      "uint32",         "uint64",     "complex64",      "complex128", "bfloat16", "float8e4m3fn",
+      "float8e4m3fnuz", "float8e5m2", "float8e5m2fnuz", "uint4",      "int4"};
   if (v >= 0 && v < static_cast<int32_t>(sizeof(names) / sizeof(names[0]))) return names[v];
   return "type " + std::to_string(v);
 }

@@ -32,9 +32,9 @@ enum class DataType : int32_t {
 
 // The 15 tensor types every sequence operator accepts (SPEC: "all tensor types").
 inline constexpr std::array<DataType, 15> kAllDataTypes = {
-    DataType::bool_,  DataType::int8,    DataType::int16,     DataType::int32,
-    DataType::int64,  DataType::uint8,   DataType::uint16,    DataType::uint32,
-    DataType::uint64, DataType::float16, DataType::float32,   DataType::float64,
+    DataType::bool_,     DataType::int8,       DataType::int16,   DataType::int32,
+    DataType::int64,     DataType::uint8,      DataType::uint16,  DataType::uint32,
+    DataType::uint64,    DataType::float16,    DataType::float32, DataType::float64,
     DataType::complex64, DataType::complex128, DataType::string};
 
 // float16 is kept bit-exact: the 16 bits of IEEE 754 binary16.
@@ -49,21 +49,66 @@ Float16 float_to_float16(float f);  // round to nearest even
 // Storage type of one element. bool is stored as one byte holding 0 or 1.
 template <DataType D>
 struct StorageOf;
-template <> struct StorageOf<DataType::bool_> { using type = uint8_t; };
-template <> struct StorageOf<DataType::int8> { using type = int8_t; };
-template <> struct StorageOf<DataType::int16> { using type = int16_t; };
-template <> struct StorageOf<DataType::int32> { using type = int32_t; };
-template <> struct StorageOf<DataType::int64> { using type = int64_t; };
-template <> struct StorageOf<DataType::uint8> { using type = uint8_t; };
-template <> struct StorageOf<DataType::uint16> { using type = uint16_t; };
-template <> struct StorageOf<DataType::uint32> { using type = uint32_t; };
-template <> struct StorageOf<DataType::uint64> { using type = uint64_t; };
-template <> struct StorageOf<DataType::float16> { using type = Float16; };
-template <> struct StorageOf<DataType::float32> { using type = float; };
-template <> struct StorageOf<DataType::float64> { using type = double; };
-template <> struct StorageOf<DataType::complex64> { using type = std::complex<float>; };
-template <> struct StorageOf<DataType::complex128> { using type = std::complex<double>; };
-template <> struct StorageOf<DataType::string> { using type = std::string; };
+template <>
+struct StorageOf<DataType::bool_> {
+  using type = uint8_t;
+};
+template <>
+struct StorageOf<DataType::int8> {
+  using type = int8_t;
+};
+template <>
+struct StorageOf<DataType::int16> {
+  using type = int16_t;
+};
+template <>
+struct StorageOf<DataType::int32> {
+  using type = int32_t;
+};
+template <>
+struct StorageOf<DataType::int64> {
+  using type = int64_t;
+};
+template <>
+struct StorageOf<DataType::uint8> {
+  using type = uint8_t;
+};
+template <>
+struct StorageOf<DataType::uint16> {
+  using type = uint16_t;
+};
+template <>
+struct StorageOf<DataType::uint32> {
+  using type = uint32_t;
+};
+template <>
+struct StorageOf<DataType::uint64> {
+  using type = uint64_t;
+};
+template <>
+struct StorageOf<DataType::float16> {
+  using type = Float16;
+};
+template <>
+struct StorageOf<DataType::float32> {
+  using type = float;
+};
+template <>
+struct StorageOf<DataType::float64> {
+  using type = double;
+};
+template <>
+struct StorageOf<DataType::complex64> {
+  using type = std::complex<float>;
+};
+template <>
+struct StorageOf<DataType::complex128> {
+  using type = std::complex<double>;
+};
+template <>
+struct StorageOf<DataType::string> {
+  using type = std::string;
+};
 template <DataType D>
 using storage_t = typename StorageOf<D>::type;
 
@@ -78,21 +123,36 @@ struct DataTypeTag {
 template <class F>
 decltype(auto) visit_dtype(DataType d, F&& f) {
   switch (d) {
-    case DataType::bool_: return f(DataTypeTag<DataType::bool_>{});
-    case DataType::int8: return f(DataTypeTag<DataType::int8>{});
-    case DataType::int16: return f(DataTypeTag<DataType::int16>{});
-    case DataType::int32: return f(DataTypeTag<DataType::int32>{});
-    case DataType::int64: return f(DataTypeTag<DataType::int64>{});
-    case DataType::uint8: return f(DataTypeTag<DataType::uint8>{});
-    case DataType::uint16: return f(DataTypeTag<DataType::uint16>{});
-    case DataType::uint32: return f(DataTypeTag<DataType::uint32>{});
-    case DataType::uint64: return f(DataTypeTag<DataType::uint64>{});
-    case DataType::float16: return f(DataTypeTag<DataType::float16>{});
-    case DataType::float32: return f(DataTypeTag<DataType::float32>{});
-    case DataType::float64: return f(DataTypeTag<DataType::float64>{});
-    case DataType::complex64: return f(DataTypeTag<DataType::complex64>{});
-    case DataType::complex128: return f(DataTypeTag<DataType::complex128>{});
-    default: return f(DataTypeTag<DataType::string>{});
+    case DataType::bool_:
+      return f(DataTypeTag<DataType::bool_>{});
+    case DataType::int8:
+      return f(DataTypeTag<DataType::int8>{});
+    case DataType::int16:
+      return f(DataTypeTag<DataType::int16>{});
+    case DataType::int32:
+      return f(DataTypeTag<DataType::int32>{});
+    case DataType::int64:
+      return f(DataTypeTag<DataType::int64>{});
+    case DataType::uint8:
+      return f(DataTypeTag<DataType::uint8>{});
+    case DataType::uint16:
+      return f(DataTypeTag<DataType::uint16>{});
+    case DataType::uint32:
+      return f(DataTypeTag<DataType::uint32>{});
+    case DataType::uint64:
+      return f(DataTypeTag<DataType::uint64>{});
+    case DataType::float16:
+      return f(DataTypeTag<DataType::float16>{});
+    case DataType::float32:
+      return f(DataTypeTag<DataType::float32>{});
+    case DataType::float64:
+      return f(DataTypeTag<DataType::float64>{});
+    case DataType::complex64:
+      return f(DataTypeTag<DataType::complex64>{});
+    case DataType::complex128:
+      return f(DataTypeTag<DataType::complex128>{});
+    default:
+      return f(DataTypeTag<DataType::string>{});
   }
 }
 

@@ -15,9 +15,7 @@ constexpr Entry kEntries[] = {
 };
 }  // namespace
 
-std::string_view error_code_name(ErrorCode code) {
-  return kEntries[static_cast<int>(code)].name;
-}
+std::string_view error_code_name(ErrorCode code) { return kEntries[static_cast<int>(code)].name; }
 
 std::string_view error_code_summary(ErrorCode code) {
   return kEntries[static_cast<int>(code)].summary;

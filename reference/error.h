@@ -8,38 +8,38 @@
 
 namespace seqconf {
 
-#define SEQCONF_ERROR_CODES(X)                                                              \
-  /* positions (SequenceAt, SequenceErase, SequenceInsert) */                               \
-  X(position_out_of_range, "position outside the accepted range for the sequence length")   \
-  X(position_not_scalar, "position is not a scalar (tensor of empty shape)")                \
-  X(position_type, "position is not int32 or int64")                                        \
-  X(element_type_mismatch, "tensor element type differs from the sequence's")               \
-  /* SplitToSequence */                                                                     \
-  X(split_negative, "split holds a negative length")                                        \
-  X(split_zero, "split holds a zero length where none is accepted")                         \
-  X(split_sum_mismatch, "1-D split does not sum to the axis length")                        \
-  X(split_empty, "1-D split has no entries")                                                \
-  X(split_rank, "split is neither a scalar nor a 1-D tensor")                               \
-  X(split_type, "split is not int32 or int64")                                              \
-  X(axis_out_of_range, "axis outside [-rank, rank-1]")                                      \
-  X(input_rank, "input tensor has a rank the operator does not accept")                     \
-  /* SequenceMap */                                                                         \
-  X(sequence_length_mismatch, "sequence inputs of SequenceMap differ in length")            \
-  X(body_arity_mismatch, "body inputs or outputs do not match the node's")                  \
-  X(body_output_type, "body output is not a tensor or changes type between samples")        \
-  /* values */                                                                              \
-  X(not_a_sequence, "a sequence was expected")                                              \
-  X(not_a_tensor, "a tensor was expected")                                                  \
-  X(missing_input, "a required input is absent")                                            \
-  X(shape_mismatch, "shapes do not fit together")                                           \
-  X(invalid_argument, "an attribute or argument is invalid")                                \
-  /* decoding and limits */                                                                 \
-  X(invalid_proto, "a protobuf message is malformed or inconsistent")                       \
-  X(unsupported_type, "an element type the suite does not carry")                           \
-  X(limit_exceeded, "a size limit was exceeded")                                            \
-  /* graphs */                                                                              \
-  X(invalid_model, "a model or graph is malformed")                                         \
-  X(not_supported, "an operator, version or domain the reference does not implement")      \
+#define SEQCONF_ERROR_CODES(X)                                                            \
+  /* positions (SequenceAt, SequenceErase, SequenceInsert) */                             \
+  X(position_out_of_range, "position outside the accepted range for the sequence length") \
+  X(position_not_scalar, "position is not a scalar (tensor of empty shape)")              \
+  X(position_type, "position is not int32 or int64")                                      \
+  X(element_type_mismatch, "tensor element type differs from the sequence's")             \
+  /* SplitToSequence */                                                                   \
+  X(split_negative, "split holds a negative length")                                      \
+  X(split_zero, "split holds a zero length where none is accepted")                       \
+  X(split_sum_mismatch, "1-D split does not sum to the axis length")                      \
+  X(split_empty, "1-D split has no entries")                                              \
+  X(split_rank, "split is neither a scalar nor a 1-D tensor")                             \
+  X(split_type, "split is not int32 or int64")                                            \
+  X(axis_out_of_range, "axis outside [-rank, rank-1]")                                    \
+  X(input_rank, "input tensor has a rank the operator does not accept")                   \
+  /* SequenceMap */                                                                       \
+  X(sequence_length_mismatch, "sequence inputs of SequenceMap differ in length")          \
+  X(body_arity_mismatch, "body inputs or outputs do not match the node's")                \
+  X(body_output_type, "body output is not a tensor or changes type between samples")      \
+  /* values */                                                                            \
+  X(not_a_sequence, "a sequence was expected")                                            \
+  X(not_a_tensor, "a tensor was expected")                                                \
+  X(missing_input, "a required input is absent")                                          \
+  X(shape_mismatch, "shapes do not fit together")                                         \
+  X(invalid_argument, "an attribute or argument is invalid")                              \
+  /* decoding and limits */                                                               \
+  X(invalid_proto, "a protobuf message is malformed or inconsistent")                     \
+  X(unsupported_type, "an element type the suite does not carry")                         \
+  X(limit_exceeded, "a size limit was exceeded")                                          \
+  /* graphs */                                                                            \
+  X(invalid_model, "a model or graph is malformed")                                       \
+  X(not_supported, "an operator, version or domain the reference does not implement")     \
   X(io_error, "a file could not be read or written")
 
 enum class ErrorCode {
@@ -54,8 +54,7 @@ bool error_code_from_name(std::string_view name, ErrorCode& out);
 
 class Error : public std::runtime_error {
  public:
-  Error(ErrorCode code, const std::string& message)
-      : std::runtime_error(message), code_(code) {}
+  Error(ErrorCode code, const std::string& message) : std::runtime_error(message), code_(code) {}
   ErrorCode code() const { return code_; }
 
  private:

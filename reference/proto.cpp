@@ -49,8 +49,8 @@ Tensor tensor_from_proto(const onnx::TensorProto& p) {
   if (dtype == DataType::string) {
     if (p.has_raw_data()) bad(label + ": a string tensor cannot use raw_data");
     check_count(p, p.string_data(), count, "string_data");
-    return Tensor::from_strings(std::move(shape),
-                                std::vector<std::string>(p.string_data().begin(), p.string_data().end()));
+    return Tensor::from_strings(
+        std::move(shape), std::vector<std::string>(p.string_data().begin(), p.string_data().end()));
   }
   if (p.has_raw_data()) {
     if (p.raw_data().size() != count * es)
@@ -68,7 +68,8 @@ Tensor tensor_from_proto(const onnx::TensorProto& p) {
     bytes.resize(count * es);
     auto* out = reinterpret_cast<T*>(bytes.data());
     for (size_t i = 0; i < count; ++i) {
-      if constexpr (std::is_same_v<T, std::complex<float>> || std::is_same_v<T, std::complex<double>>)
+      if constexpr (std::is_same_v<T, std::complex<float>> ||
+                    std::is_same_v<T, std::complex<double>>)
         out[i] = T(field.Get(static_cast<int>(2 * i)), field.Get(static_cast<int>(2 * i + 1)));
       else if constexpr (std::is_same_v<T, Float16>)
         out[i] = Float16{static_cast<uint16_t>(field.Get(static_cast<int>(i)))};
@@ -77,21 +78,50 @@ Tensor tensor_from_proto(const onnx::TensorProto& p) {
     }
   };
   switch (dtype) {
-    case DataType::float32: put(DataTypeTag<DataType::float32>{}, p.float_data(), 1, "float_data"); break;
-    case DataType::complex64: put(DataTypeTag<DataType::complex64>{}, p.float_data(), 2, "float_data"); break;
-    case DataType::float64: put(DataTypeTag<DataType::float64>{}, p.double_data(), 1, "double_data"); break;
-    case DataType::complex128: put(DataTypeTag<DataType::complex128>{}, p.double_data(), 2, "double_data"); break;
-    case DataType::int64: put(DataTypeTag<DataType::int64>{}, p.int64_data(), 1, "int64_data"); break;
-    case DataType::uint32: put(DataTypeTag<DataType::uint32>{}, p.uint64_data(), 1, "uint64_data"); break;
-    case DataType::uint64: put(DataTypeTag<DataType::uint64>{}, p.uint64_data(), 1, "uint64_data"); break;
-    case DataType::int32: put(DataTypeTag<DataType::int32>{}, p.int32_data(), 1, "int32_data"); break;
-    case DataType::int16: put(DataTypeTag<DataType::int16>{}, p.int32_data(), 1, "int32_data"); break;
-    case DataType::int8: put(DataTypeTag<DataType::int8>{}, p.int32_data(), 1, "int32_data"); break;
-    case DataType::uint16: put(DataTypeTag<DataType::uint16>{}, p.int32_data(), 1, "int32_data"); break;
-    case DataType::uint8: put(DataTypeTag<DataType::uint8>{}, p.int32_data(), 1, "int32_data"); break;
-    case DataType::bool_: put(DataTypeTag<DataType::bool_>{}, p.int32_data(), 1, "int32_data"); break;
-    case DataType::float16: put(DataTypeTag<DataType::float16>{}, p.int32_data(), 1, "int32_data"); break;
-    default: bad(label + ": unexpected element type");
+    case DataType::float32:
+      put(DataTypeTag<DataType::float32>{}, p.float_data(), 1, "float_data");
+      break;
+    case DataType::complex64:
+      put(DataTypeTag<DataType::complex64>{}, p.float_data(), 2, "float_data");
+      break;
+    case DataType::float64:
+      put(DataTypeTag<DataType::float64>{}, p.double_data(), 1, "double_data");
+      break;
+    case DataType::complex128:
+      put(DataTypeTag<DataType::complex128>{}, p.double_data(), 2, "double_data");
+      break;
+    case DataType::int64:
+      put(DataTypeTag<DataType::int64>{}, p.int64_data(), 1, "int64_data");
+      break;
+    case DataType::uint32:
+      put(DataTypeTag<DataType::uint32>{}, p.uint64_data(), 1, "uint64_data");
+      break;
+    case DataType::uint64:
+      put(DataTypeTag<DataType::uint64>{}, p.uint64_data(), 1, "uint64_data");
+      break;
+    case DataType::int32:
+      put(DataTypeTag<DataType::int32>{}, p.int32_data(), 1, "int32_data");
+      break;
+    case DataType::int16:
+      put(DataTypeTag<DataType::int16>{}, p.int32_data(), 1, "int32_data");
+      break;
+    case DataType::int8:
+      put(DataTypeTag<DataType::int8>{}, p.int32_data(), 1, "int32_data");
+      break;
+    case DataType::uint16:
+      put(DataTypeTag<DataType::uint16>{}, p.int32_data(), 1, "int32_data");
+      break;
+    case DataType::uint8:
+      put(DataTypeTag<DataType::uint8>{}, p.int32_data(), 1, "int32_data");
+      break;
+    case DataType::bool_:
+      put(DataTypeTag<DataType::bool_>{}, p.int32_data(), 1, "int32_data");
+      break;
+    case DataType::float16:
+      put(DataTypeTag<DataType::float16>{}, p.int32_data(), 1, "int32_data");
+      break;
+    default:
+      bad(label + ": unexpected element type");
   }
   return Tensor::from_bytes(dtype, std::move(shape), std::move(bytes));
 }
@@ -184,13 +214,15 @@ std::optional<DataType> declared_seq_elem(const onnx::TypeProto& t, const std::s
 
 Optional optional_from_proto(const onnx::OptionalProto& p, const onnx::TypeProto* declared) {
   Optional o;
-  const std::string label = "OptionalProto" + (p.name().empty() ? std::string() : " '" + p.name() + "'");
+  const std::string label =
+      "OptionalProto" + (p.name().empty() ? std::string() : " '" + p.name() + "'");
   const onnx::TypeProto* inner =
       declared && declared->has_optional_type() ? &declared->optional_type().elem_type() : nullptr;
   switch (p.elem_type()) {
     case onnx::OptionalProto::TENSOR:
       o.holds_sequence = false;
-      if (p.has_tensor_value()) o.element = std::make_shared<const Value>(tensor_from_proto(p.tensor_value()));
+      if (p.has_tensor_value())
+        o.element = std::make_shared<const Value>(tensor_from_proto(p.tensor_value()));
       break;
     case onnx::OptionalProto::SEQUENCE:
       o.holds_sequence = true;
@@ -206,10 +238,13 @@ Optional optional_from_proto(const onnx::OptionalProto& p, const onnx::TypeProto
       bad(label + ": elem_type " + std::to_string(p.elem_type()) + " is not supported");
   }
   if (o.element) {
-    o.elem_type = o.holds_sequence ? o.element->sequence().elem_type() : o.element->tensor().dtype();
+    o.elem_type =
+        o.holds_sequence ? o.element->sequence().elem_type() : o.element->tensor().dtype();
   } else if (inner) {
-    if (inner->has_tensor_type()) o.elem_type = dtype_from_onnx(inner->tensor_type().elem_type(), label);
-    else if (auto d = declared_seq_elem(*inner, label)) o.elem_type = *d;
+    if (inner->has_tensor_type())
+      o.elem_type = dtype_from_onnx(inner->tensor_type().elem_type(), label);
+    else if (auto d = declared_seq_elem(*inner, label))
+      o.elem_type = *d;
   }
   return o;
 }
@@ -254,7 +289,8 @@ Value value_from_bytes(const std::string& bytes, const onnx::TypeProto& declared
           dtype_name_any(declared.tensor_type().elem_type()) + ")");
     return t;
   }
-  throw Error(ErrorCode::not_supported, what + ": declared type is neither a tensor, a sequence nor an optional");
+  throw Error(ErrorCode::not_supported,
+              what + ": declared type is neither a tensor, a sequence nor an optional");
 }
 
 std::string value_to_bytes(const Value& v, TensorEncoding encoding, const std::string& name) {

@@ -26,8 +26,8 @@ size_t checked_element_count(const Shape& shape) {
   size_t n = 1;
   for (int64_t d : shape) {
     if (d < 0)
-      throw Error(ErrorCode::invalid_proto,
-                  "negative dimension " + std::to_string(d) + " in shape " + shape_to_string(shape));
+      throw Error(ErrorCode::invalid_proto, "negative dimension " + std::to_string(d) +
+                                                " in shape " + shape_to_string(shape));
   }
   for (int64_t d : shape) {
     if (d == 0) return 0;
@@ -48,8 +48,8 @@ void check_limit(size_t count, size_t elem_bytes, const Shape& shape) {
   if (count > Limits::max_tensor_bytes() / per)
     throw Error(ErrorCode::limit_exceeded,
                 "tensor of shape " + shape_to_string(shape) + " (" + std::to_string(count) +
-                    " elements) exceeds the limit of " + std::to_string(Limits::max_tensor_bytes()) +
-                    " bytes");
+                    " elements) exceeds the limit of " +
+                    std::to_string(Limits::max_tensor_bytes()) + " bytes");
 }
 }  // namespace
 
@@ -62,11 +62,10 @@ Tensor Tensor::from_bytes(DataType dtype, Shape shape, std::vector<std::byte> by
   const size_t count = checked_element_count(shape);
   check_limit(count, element_size(dtype), shape);
   if (bytes.size() != count * element_size(dtype))
-    throw Error(ErrorCode::invalid_proto,
-                "tensor(" + std::string(dtype_name(dtype)) + ") of shape " +
-                    shape_to_string(shape) + " needs " +
-                    std::to_string(count * element_size(dtype)) + " bytes, got " +
-                    std::to_string(bytes.size()));
+    throw Error(ErrorCode::invalid_proto, "tensor(" + std::string(dtype_name(dtype)) +
+                                              ") of shape " + shape_to_string(shape) + " needs " +
+                                              std::to_string(count * element_size(dtype)) +
+                                              " bytes, got " + std::to_string(bytes.size()));
   if (dtype == DataType::bool_)
     for (auto& b : bytes) b = std::byte{b != std::byte{0}};
   Tensor t;
@@ -84,8 +83,8 @@ Tensor Tensor::from_strings(Shape shape, std::vector<std::string> values) {
   check_limit(count, 0, shape);
   if (values.size() != count)
     throw Error(ErrorCode::invalid_proto, "tensor(string) of shape " + shape_to_string(shape) +
-                                              " needs " + std::to_string(count) +
-                                              " strings, got " + std::to_string(values.size()));
+                                              " needs " + std::to_string(count) + " strings, got " +
+                                              std::to_string(values.size()));
   Tensor t;
   t.dtype_ = DataType::string;
   t.shape_ = std::move(shape);
@@ -98,7 +97,8 @@ Tensor Tensor::from_strings(Shape shape, std::vector<std::string> values) {
 
 Tensor Tensor::zeros(DataType dtype, Shape shape) {
   const size_t count = checked_element_count(shape);
-  if (dtype == DataType::string) return from_strings(std::move(shape), std::vector<std::string>(count));
+  if (dtype == DataType::string)
+    return from_strings(std::move(shape), std::vector<std::string>(count));
   check_limit(count, element_size(dtype), shape);
   return from_bytes(dtype, std::move(shape), std::vector<std::byte>(count * element_size(dtype)));
 }
@@ -124,8 +124,8 @@ int64_t Tensor::int_at(size_t i) const {
 
 Tensor Tensor::view(Shape shape, size_t element_offset, size_t count) const {
   if (checked_element_count(shape) != count || element_offset + count > count_)
-    throw Error(ErrorCode::shape_mismatch, "view of shape " + shape_to_string(shape) +
-                                               " does not fit " + describe());
+    throw Error(ErrorCode::shape_mismatch,
+                "view of shape " + shape_to_string(shape) + " does not fit " + describe());
   Tensor t = *this;
   t.shape_ = std::move(shape);
   t.offset_ = offset_ + element_offset;
@@ -147,6 +147,117 @@ std::string Tensor::describe() const {
   return "tensor(" + std::string(dtype_name(dtype_)) + ")" + shape_to_string(shape_);
 }
 
+namespace detail {
+
+// A node of the persistent sequence tree. A leaf holds tensors; an inner node holds children.
+// `size` is the number of tensors below.
+struct SequenceNode {
+  static constexpr size_t kFanout = 32;
+  size_t size = 0;
+  std::vector<Tensor> items;                                  // leaf
+  std::vector<std::shared_ptr<const SequenceNode>> children;  // inner
+  bool leaf() const { return children.empty(); }
+};
+
+}  // namespace detail
+
+namespace {
+
+using Node = detail::SequenceNode;
+using NodePtr = std::shared_ptr<const Node>;
+
+NodePtr make_leaf(std::vector<Tensor> items) {
+  auto n = std::make_shared<Node>();
+  n->size = items.size();
+  n->items = std::move(items);
+  return n;
+}
+
+NodePtr make_inner(std::vector<NodePtr> children) {
+  auto n = std::make_shared<Node>();
+  for (const auto& c : children) n->size += c->size;
+  n->children = std::move(children);
+  return n;
+}
+
+// Child k of an inner node holding position i, and i relative to that child.
+size_t locate(const Node& n, size_t& i) {
+  size_t k = 0;
+  while (i >= n.children[k]->size) i -= n.children[k++]->size;
+  return k;
+}
+
+// Splits an overfull vector in two halves.
+template <class T>
+std::pair<std::vector<T>, std::vector<T>> halves(std::vector<T> v) {
+  std::vector<T> right(
+      std::make_move_iterator(v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2)),
+      std::make_move_iterator(v.end()));
+  v.resize(v.size() / 2);
+  return {std::move(v), std::move(right)};
+}
+
+// Inserts at i below n; returns the new node, and a right sibling when n had to split.
+std::pair<NodePtr, NodePtr> insert_at(const Node& n, size_t i, const Tensor& t) {
+  if (n.leaf()) {
+    std::vector<Tensor> items;
+    items.reserve(n.items.size() + 1);
+    items.insert(items.end(), n.items.begin(), n.items.begin() + static_cast<std::ptrdiff_t>(i));
+    items.push_back(t);
+    items.insert(items.end(), n.items.begin() + static_cast<std::ptrdiff_t>(i), n.items.end());
+    if (items.size() <= Node::kFanout) return {make_leaf(std::move(items)), nullptr};
+    auto [l, r] = halves(std::move(items));
+    return {make_leaf(std::move(l)), make_leaf(std::move(r))};
+  }
+  size_t k = n.children.size() - 1;
+  if (i < n.size) {
+    k = locate(n, i);
+  } else {
+    i -= n.size - n.children.back()->size;  // append: into the last child
+  }
+  auto [child, sibling] = insert_at(*n.children[k], i, t);
+  std::vector<NodePtr> children = n.children;
+  children[k] = std::move(child);
+  if (sibling)
+    children.insert(children.begin() + static_cast<std::ptrdiff_t>(k) + 1, std::move(sibling));
+  if (children.size() <= Node::kFanout) return {make_inner(std::move(children)), nullptr};
+  auto [l, r] = halves(std::move(children));
+  return {make_inner(std::move(l)), make_inner(std::move(r))};
+}
+
+// Erases position i below n; returns null when nothing is left.
+NodePtr erase_at(const Node& n, size_t i) {
+  if (n.leaf()) {
+    if (n.items.size() == 1) return nullptr;
+    std::vector<Tensor> items;
+    items.reserve(n.items.size() - 1);
+    items.insert(items.end(), n.items.begin(), n.items.begin() + static_cast<std::ptrdiff_t>(i));
+    items.insert(items.end(), n.items.begin() + static_cast<std::ptrdiff_t>(i) + 1, n.items.end());
+    return make_leaf(std::move(items));
+  }
+  const size_t k = locate(n, i);
+  NodePtr child = erase_at(*n.children[k], i);
+  std::vector<NodePtr> children = n.children;
+  if (child) {
+    children[k] = std::move(child);
+  } else {
+    children.erase(children.begin() + static_cast<std::ptrdiff_t>(k));
+  }
+  if (children.empty()) return nullptr;
+  return make_inner(std::move(children));
+}
+
+template <class F>
+void for_each_tensor(const Node& n, F&& f) {
+  if (n.leaf()) {
+    for (const auto& t : n.items) f(t);
+  } else {
+    for (const auto& c : n.children) for_each_tensor(*c, f);
+  }
+}
+
+}  // namespace
+
 Sequence::Sequence(DataType elem_type) : elem_type_(elem_type) {}
 
 Sequence::Sequence(DataType elem_type, std::vector<Tensor> tensors) : elem_type_(elem_type) {
@@ -155,31 +266,71 @@ Sequence::Sequence(DataType elem_type, std::vector<Tensor> tensors) : elem_type_
       throw Error(ErrorCode::element_type_mismatch,
                   "tensor " + std::to_string(i) + " is " + tensors[i].describe() +
                       " but the sequence holds tensor(" + std::string(dtype_name(elem_type)) + ")");
-  items_ = std::make_shared<const std::vector<Tensor>>(std::move(tensors));
+  if (tensors.empty()) return;
+  // Bulk load: full leaves, then full inner levels.
+  std::vector<NodePtr> level;
+  for (size_t i = 0; i < tensors.size(); i += Node::kFanout) {
+    const size_t end = std::min(tensors.size(), i + Node::kFanout);
+    level.push_back(make_leaf(std::vector<Tensor>(
+        std::make_move_iterator(tensors.begin() + static_cast<std::ptrdiff_t>(i)),
+        std::make_move_iterator(tensors.begin() + static_cast<std::ptrdiff_t>(end)))));
+  }
+  while (level.size() > 1) {
+    std::vector<NodePtr> up;
+    for (size_t i = 0; i < level.size(); i += Node::kFanout) {
+      const size_t end = std::min(level.size(), i + Node::kFanout);
+      up.push_back(
+          make_inner(std::vector<NodePtr>(level.begin() + static_cast<std::ptrdiff_t>(i),
+                                          level.begin() + static_cast<std::ptrdiff_t>(end))));
+    }
+    level = std::move(up);
+  }
+  root_ = std::move(level.front());
 }
 
-const std::vector<Tensor>& Sequence::tensors() const {
-  static const std::vector<Tensor> kEmpty;
-  return items_ ? *items_ : kEmpty;
+size_t Sequence::size() const { return root_ ? root_->size : 0; }
+
+const Tensor& Sequence::at(size_t i) const {
+  const Node* n = root_.get();
+  while (!n->leaf()) n = n->children[locate(*n, i)].get();
+  return n->items[i];
+}
+
+std::vector<Tensor> Sequence::tensors() const {
+  std::vector<Tensor> v;
+  if (!root_) return v;
+  v.reserve(root_->size);
+  for_each_tensor(*root_, [&](const Tensor& t) { v.push_back(t); });
+  return v;
 }
 
 Sequence Sequence::inserted(size_t index, const Tensor& tensor) const {
-  std::vector<Tensor> v;
-  v.reserve(size() + 1);
-  const auto& cur = tensors();
-  v.insert(v.end(), cur.begin(), cur.begin() + static_cast<std::ptrdiff_t>(index));
-  v.push_back(tensor);
-  v.insert(v.end(), cur.begin() + static_cast<std::ptrdiff_t>(index), cur.end());
-  return Sequence(elem_type_, std::move(v));
+  if (tensor.dtype() != elem_type_)
+    throw Error(ErrorCode::element_type_mismatch,
+                "cannot insert " + tensor.describe() + " into " + describe());
+  if (index > size())
+    throw Error(ErrorCode::position_out_of_range,
+                "insert index " + std::to_string(index) + " past the end of " + describe());
+  Sequence out(elem_type_);
+  if (!root_) {
+    out.root_ = make_leaf({tensor});
+    return out;
+  }
+  auto [node, sibling] = insert_at(*root_, index, tensor);
+  out.root_ = sibling ? make_inner({std::move(node), std::move(sibling)}) : std::move(node);
+  return out;
 }
 
 Sequence Sequence::erased(size_t index) const {
-  std::vector<Tensor> v;
-  v.reserve(size());
-  const auto& cur = tensors();
-  v.insert(v.end(), cur.begin(), cur.begin() + static_cast<std::ptrdiff_t>(index));
-  v.insert(v.end(), cur.begin() + static_cast<std::ptrdiff_t>(index) + 1, cur.end());
-  return Sequence(elem_type_, std::move(v));
+  if (index >= size())
+    throw Error(ErrorCode::position_out_of_range,
+                "erase index " + std::to_string(index) + " outside " + describe());
+  Sequence out(elem_type_);
+  out.root_ = erase_at(*root_, index);
+  // Keep the tree shallow: an inner root with one child is replaced by that child.
+  while (out.root_ && !out.root_->leaf() && out.root_->children.size() == 1)
+    out.root_ = out.root_->children.front();
+  return out;
 }
 
 bool Sequence::identical(const Sequence& o) const {
@@ -190,14 +341,12 @@ bool Sequence::identical(const Sequence& o) const {
 }
 
 std::string Sequence::describe() const {
-  return "seq(tensor(" + std::string(dtype_name(elem_type_)) + "))[" + std::to_string(size()) +
-         "]";
+  return "seq(tensor(" + std::string(dtype_name(elem_type_)) + "))[" + std::to_string(size()) + "]";
 }
 
 const Tensor& Value::tensor(std::string_view what) const {
   if (auto* t = std::get_if<Tensor>(&v)) return *t;
-  throw Error(ErrorCode::not_a_tensor,
-              std::string(what) + " must be a tensor, got " + describe());
+  throw Error(ErrorCode::not_a_tensor, std::string(what) + " must be a tensor, got " + describe());
 }
 
 const Sequence& Value::sequence(std::string_view what) const {

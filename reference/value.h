@@ -27,8 +27,8 @@ size_t checked_element_count(const Shape& shape);
 
 // Process-wide size limit checked before any tensor storage is allocated.
 struct Limits {
-  static size_t max_tensor_bytes();             // default 1 GiB
-  static void set_max_tensor_bytes(size_t n);   // the CLI's --max-tensor-bytes
+  static size_t max_tensor_bytes();            // default 1 GiB
+  static void set_max_tensor_bytes(size_t n);  // the CLI's --max-tensor-bytes
 };
 
 class Tensor {
@@ -82,6 +82,13 @@ class Tensor {
   size_t count_ = 0;
 };
 
+namespace detail {
+struct SequenceNode;
+}
+
+// A sequence is a persistent tree of tensors (leaves and inner nodes of at most 32 entries):
+// inserting or erasing copies one path of the tree, O(log n), and shares everything else with
+// the sequence it came from; values never change after construction.
 class Sequence {
  public:
   // An empty sequence keeps its element type.
@@ -90,12 +97,15 @@ class Sequence {
   Sequence(DataType elem_type, std::vector<Tensor> tensors);
 
   DataType elem_type() const { return elem_type_; }
-  size_t size() const { return items_ ? items_->size() : 0; }
+  size_t size() const;
   bool empty() const { return size() == 0; }
-  const Tensor& at(size_t i) const { return (*items_)[i]; }
-  const std::vector<Tensor>& tensors() const;
+  // i < size().
+  const Tensor& at(size_t i) const;
+  // The tensors in order (a copy of the handles; the data is shared).
+  std::vector<Tensor> tensors() const;
 
-  // New sequences; the tensors are shared with this one.
+  // New sequences; the tensors are shared with this one. index <= size() (insert),
+  // index < size() (erase).
   Sequence inserted(size_t index, const Tensor& tensor) const;
   Sequence erased(size_t index) const;
 
@@ -104,7 +114,7 @@ class Sequence {
 
  private:
   DataType elem_type_;
-  std::shared_ptr<const std::vector<Tensor>> items_;
+  std::shared_ptr<const detail::SequenceNode> root_;  // null when empty
 };
 
 struct Value;

@@ -11,9 +11,10 @@ TEST(Float16, KnownBitPatterns) {
     float value;
     uint16_t bits;
   };
-  const Case cases[] = {{1.0f, 0x3C00}, {-2.0f, 0xC000}, {0.5f, 0x3800},   {65504.0f, 0x7BFF},
-                        {0.0f, 0x0000}, {-0.0f, 0x8000}, {0x1p-24f, 0x0001}, {0x1p-14f, 0x0400},
-                        {INFINITY, 0x7C00}, {-INFINITY, 0xFC00}};
+  const Case cases[] = {{1.0f, 0x3C00},     {-2.0f, 0xC000},    {0.5f, 0x3800},
+                        {65504.0f, 0x7BFF}, {0.0f, 0x0000},     {-0.0f, 0x8000},
+                        {0x1p-24f, 0x0001}, {0x1p-14f, 0x0400}, {INFINITY, 0x7C00},
+                        {-INFINITY, 0xFC00}};
   for (const auto& c : cases) {
     EXPECT_EQ(float_to_float16(c.value).bits, c.bits) << c.value;
     EXPECT_EQ(float16_to_float(Float16{c.bits}), c.value) << c.bits;
@@ -54,13 +55,13 @@ TEST(ErrorCodes, NamesAreStableAndRoundTrip) {
 }
 
 TEST(Tensor, RejectsMismatchedData) {
-  expect_error(ErrorCode::invalid_proto, [] {
-    Tensor::from_bytes(DataType::int32, {2}, std::vector<std::byte>(7));
-  });
+  expect_error(ErrorCode::invalid_proto,
+               [] { Tensor::from_bytes(DataType::int32, {2}, std::vector<std::byte>(7)); });
   expect_error(ErrorCode::invalid_proto, [] { Tensor::from_strings({3}, {"a"}); });
   expect_error(ErrorCode::invalid_proto, [] { Tensor::zeros(DataType::float32, {2, -1}); });
-  expect_error(ErrorCode::limit_exceeded,
-               [] { Tensor::zeros(DataType::float32, {1 << 20, 1 << 20, 1 << 20}); });
+  expect_error(ErrorCode::limit_exceeded, [] {
+    Tensor::zeros(DataType::float32, {1 << 20, 1 << 20, 1 << 20});
+  });
   expect_error(ErrorCode::limit_exceeded, [] {
     Tensor::zeros(DataType::float32, {int64_t{1} << 40, int64_t{1} << 40});
   });

@@ -131,8 +131,10 @@ TEST(Proto, RejectsMalformedTensors) {
 TEST(Proto, SequenceErrors) {
   onnx::SequenceProto mixed;
   mixed.set_elem_type(onnx::SequenceProto::TENSOR);
-  *mixed.add_tensor_values() = tensor_to_proto(make_tensor(DataType::float32, {1}), TensorEncoding::raw_data);
-  *mixed.add_tensor_values() = tensor_to_proto(make_tensor(DataType::int32, {1}), TensorEncoding::raw_data);
+  *mixed.add_tensor_values() =
+      tensor_to_proto(make_tensor(DataType::float32, {1}), TensorEncoding::raw_data);
+  *mixed.add_tensor_values() =
+      tensor_to_proto(make_tensor(DataType::int32, {1}), TensorEncoding::raw_data);
   expect_error(ErrorCode::element_type_mismatch, [&] { sequence_from_proto(mixed); });
 
   onnx::SequenceProto empty;

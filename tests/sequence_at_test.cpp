@@ -8,7 +8,8 @@ class SequenceAtTyped : public ::testing::Test {};
 TYPED_TEST_SUITE(SequenceAtTyped, AllTypes, TypeTagName);
 
 // "Accepted range for 'position' is in [-n, n - 1]" and "Negative value means counting
-// positions from the back": with n = 3, positions 0, 1, 2, -1, -2, -3 name tensors 0, 1, 2, 2, 1, 0.
+// positions from the back": with n = 3, positions 0, 1, 2, -1, -2, -3 name tensors 0, 1, 2, 2, 1,
+// 0.
 TYPED_TEST(SequenceAtTyped, EveryPositionClass) {
   const DataType d = TypeParam::value;
   const Sequence seq = make_sequence(d, 3);
@@ -59,9 +60,8 @@ TEST(SequenceAt, PositionMustBeInt32OrInt64) {
   Context ctx;
   const Sequence seq = make_sequence(DataType::float32, 2);
   expect_error(ErrorCode::position_type, [&] { ops::SequenceAt(seq, f32({}, {0.f}), ctx); });
-  expect_error(ErrorCode::position_type, [&] {
-    ops::SequenceAt(seq, Tensor::from_values<DataType::int16>({}, {0}), ctx);
-  });
+  expect_error(ErrorCode::position_type,
+               [&] { ops::SequenceAt(seq, Tensor::from_values<DataType::int16>({}, {0}), ctx); });
 }
 
 TEST(SequenceAt, PositionMustBeScalar) {
@@ -83,18 +83,17 @@ TEST(SequenceAt, PositionOfShapeOneIsAnAmbiguity) {
   EXPECT_EQ(lenient.ambiguities[0].id, "position_shape_1");
   EXPECT_EQ(lenient.ambiguities[0].op, "SequenceAt");
   Context strict{Policy::strict, {}};
-  expect_error(ErrorCode::position_not_scalar, [&] { ops::SequenceAt(seq, i64_vec({-1}), strict); });
+  expect_error(ErrorCode::position_not_scalar,
+               [&] { ops::SequenceAt(seq, i64_vec({-1}), strict); });
 }
 
 TEST(SequenceAt, Int64ExtremesAreOutOfRangeNotWrapped) {
   Context ctx;
   const Sequence seq = make_sequence(DataType::float32, 2);
-  expect_error(ErrorCode::position_out_of_range, [&] {
-    ops::SequenceAt(seq, i64(std::numeric_limits<int64_t>::min()), ctx);
-  });
-  expect_error(ErrorCode::position_out_of_range, [&] {
-    ops::SequenceAt(seq, i64(std::numeric_limits<int64_t>::max()), ctx);
-  });
+  expect_error(ErrorCode::position_out_of_range,
+               [&] { ops::SequenceAt(seq, i64(std::numeric_limits<int64_t>::min()), ctx); });
+  expect_error(ErrorCode::position_out_of_range,
+               [&] { ops::SequenceAt(seq, i64(std::numeric_limits<int64_t>::max()), ctx); });
 }
 
 }  // namespace

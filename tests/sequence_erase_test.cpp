@@ -65,9 +65,12 @@ TEST(SequenceErase, EmptySequenceRejectsDefaultAndEveryPosition) {
 TEST(SequenceErase, PositionChecks) {
   Context ctx;
   const Sequence seq = make_sequence(DataType::float32, 2);
-  expect_error(ErrorCode::position_type,
-               [&] { ops::SequenceErase(seq, Tensor::from_values<DataType::uint64>({}, {0}), ctx); });
-  expect_error(ErrorCode::position_not_scalar, [&] { ops::SequenceErase(seq, i64_vec({0, 0}), ctx); });
+  expect_error(ErrorCode::position_type, [&] {
+    ops::SequenceErase(seq, Tensor::from_values<DataType::uint64>({}, {0}), ctx);
+  });
+  expect_error(ErrorCode::position_not_scalar, [&] {
+    ops::SequenceErase(seq, i64_vec({0, 0}), ctx);
+  });
 }
 
 }  // namespace

@@ -27,7 +27,8 @@ TYPED_TEST(SequenceInsertTyped, EveryPositionClass) {
       if (i == c.x_at)
         EXPECT_TRUE(out.at(i).identical(x)) << "position " << c.position << " slot " << i;
       else
-        EXPECT_TRUE(out.at(i).identical(seq.at(next++))) << "position " << c.position << " slot " << i;
+        EXPECT_TRUE(out.at(i).identical(seq.at(next++)))
+            << "position " << c.position << " slot " << i;
     }
   }
 }
@@ -55,8 +56,10 @@ TYPED_TEST(SequenceInsertTyped, IntoEmptySequenceAtZeroAndByDefault) {
     ASSERT_EQ(out.size(), 1u);
     EXPECT_TRUE(out.at(0).identical(x));
   }
-  expect_error(ErrorCode::position_out_of_range, [&] { ops::SequenceInsert(empty, x, i64(1), ctx); });
-  expect_error(ErrorCode::position_out_of_range, [&] { ops::SequenceInsert(empty, x, i64(-1), ctx); });
+  expect_error(ErrorCode::position_out_of_range,
+               [&] { ops::SequenceInsert(empty, x, i64(1), ctx); });
+  expect_error(ErrorCode::position_out_of_range,
+               [&] { ops::SequenceInsert(empty, x, i64(-1), ctx); });
 }
 
 TYPED_TEST(SequenceInsertTyped, OutOfRangeOnBothSides) {
@@ -83,7 +86,8 @@ TYPED_TEST(SequenceInsertTyped, ElementTypeMustMatch) {
 TEST(SequenceInsert, EmptySequenceKeepsItsTypeForTheCheck) {
   Context ctx;
   expect_error(ErrorCode::element_type_mismatch, [&] {
-    ops::SequenceInsert(Sequence(DataType::int64), make_tensor(DataType::int32, {}), std::nullopt, ctx);
+    ops::SequenceInsert(Sequence(DataType::int64), make_tensor(DataType::int32, {}), std::nullopt,
+                        ctx);
   });
 }
 

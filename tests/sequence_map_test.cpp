@@ -30,8 +30,7 @@ TYPED_TEST(SequenceMapTyped, IdentityKeepsEverySampleInOrder) {
 TYPED_TEST(SequenceMapTyped, EmptyInputGivesEmptyTypedOutputs) {
   constexpr DataType D = TypeParam::value;
   Context ctx;
-  const auto out =
-      ops::SequenceMap(Sequence(D), {}, identity_body(1, {D}), ctx);
+  const auto out = ops::SequenceMap(Sequence(D), {}, identity_body(1, {D}), ctx);
   ASSERT_EQ(out.size(), 1u);
   EXPECT_TRUE(out[0].empty());
   EXPECT_EQ(out[0].elem_type(), D);
@@ -76,7 +75,8 @@ TEST(SequenceMap, BodyChangingTheType) {
 TEST(SequenceMap, SequenceLengthMismatch) {
   Context ctx;
   const auto msg = expect_error(ErrorCode::sequence_length_mismatch, [&] {
-    ops::SequenceMap(make_sequence(DataType::float32, 3), {Value(make_sequence(DataType::float32, 2))},
+    ops::SequenceMap(make_sequence(DataType::float32, 3),
+                     {Value(make_sequence(DataType::float32, 2))},
                      identity_body(2, {DataType::float32, DataType::float32}), ctx);
   });
   EXPECT_NE(msg.find("3"), std::string::npos);
@@ -100,7 +100,8 @@ TEST(SequenceMap, BodyArity) {
 TEST(SequenceMap, BodyOutputMustMatchItsDeclaredType) {
   Context ctx;
   expect_error(ErrorCode::body_output_type, [&] {
-    ops::SequenceMap(make_sequence(DataType::float32, 2), {}, identity_body(1, {DataType::int32}), ctx);
+    ops::SequenceMap(make_sequence(DataType::float32, 2), {}, identity_body(1, {DataType::int32}),
+                     ctx);
   });
 }
 
@@ -110,9 +111,8 @@ TEST(SequenceMap, BodyErrorsPropagate) {
     throw Error(ErrorCode::position_out_of_range, "inner");
   };
   Context ctx;
-  expect_error(ErrorCode::position_out_of_range, [&] {
-    ops::SequenceMap(make_sequence(DataType::float32, 1), {}, failing, ctx);
-  });
+  expect_error(ErrorCode::position_out_of_range,
+               [&] { ops::SequenceMap(make_sequence(DataType::float32, 1), {}, failing, ctx); });
 }
 
 }  // namespace

@@ -28,8 +28,8 @@ TEST(SplitToSequence, NoSplitKeepdimsAxis0) {
 
 TEST(SplitToSequence, NoSplitNoKeepdimsRemovesAxis) {
   Context ctx;
-  expect_parts(split(kX, std::nullopt, 0, 0, ctx),
-               {f32({3}, {0, 1, 2}), f32({3}, {3, 4, 5}), f32({3}, {6, 7, 8}), f32({3}, {9, 10, 11})});
+  expect_parts(split(kX, std::nullopt, 0, 0, ctx), {f32({3}, {0, 1, 2}), f32({3}, {3, 4, 5}),
+                                                    f32({3}, {6, 7, 8}), f32({3}, {9, 10, 11})});
   expect_parts(split(kX, std::nullopt, 1, 0, ctx),
                {f32({4}, {0, 3, 6, 9}), f32({4}, {1, 4, 7, 10}), f32({4}, {2, 5, 8, 11})});
 }
@@ -85,8 +85,9 @@ TEST(SplitToSequence, KeepdimsIgnoredWithSplit) {
 // 'split' "must contain only positive numbers" (summary) versus "All values must be >= 0".
 TEST(SplitToSequence, ZeroEntriesAreAnAmbiguity) {
   Context lenient;
-  expect_parts(split(kX, i64_vec({1, 0, 3}), 0, 1, lenient),
-               {f32({1, 3}, {0, 1, 2}), f32({0, 3}, {}), f32({3, 3}, {3, 4, 5, 6, 7, 8, 9, 10, 11})});
+  expect_parts(
+      split(kX, i64_vec({1, 0, 3}), 0, 1, lenient),
+      {f32({1, 3}, {0, 1, 2}), f32({0, 3}, {}), f32({3, 3}, {3, 4, 5, 6, 7, 8, 9, 10, 11})});
   ASSERT_EQ(lenient.ambiguities.size(), 1u);
   EXPECT_EQ(lenient.ambiguities[0].id, "split_zero_entry");
   Context strict{Policy::strict, {}};
@@ -134,8 +135,9 @@ TEST(SplitToSequence, Errors) {
   });
   expect_error(ErrorCode::split_type, [&] { split(kX, f32({}, {2}), 0, 1, ctx); });
   expect_error(ErrorCode::invalid_argument, [&] { split(kX, std::nullopt, 0, 2, ctx); });
-  const auto msg = expect_error(ErrorCode::split_sum_mismatch,
-                                [&] { split(kX, i64_vec({1, 2}), 0, 1, ctx); });
+  const auto msg = expect_error(ErrorCode::split_sum_mismatch, [&] {
+    split(kX, i64_vec({1, 2}), 0, 1, ctx);
+  });
   EXPECT_NE(msg.find("[1,2]"), std::string::npos) << msg;
   EXPECT_NE(msg.find("4"), std::string::npos) << msg;
 }

@@ -84,13 +84,12 @@ std::string expect_error(ErrorCode code, F&& f) {
   return {};
 }
 
-#define SEQCONF_ALL_TYPE_TAGS                                                                 \
-  DataTypeTag<DataType::bool_>, DataTypeTag<DataType::int8>, DataTypeTag<DataType::int16>,    \
-      DataTypeTag<DataType::int32>, DataTypeTag<DataType::int64>,                             \
-      DataTypeTag<DataType::uint8>, DataTypeTag<DataType::uint16>,                            \
-      DataTypeTag<DataType::uint32>, DataTypeTag<DataType::uint64>,                           \
-      DataTypeTag<DataType::float16>, DataTypeTag<DataType::float32>,                         \
-      DataTypeTag<DataType::float64>, DataTypeTag<DataType::complex64>,                       \
+#define SEQCONF_ALL_TYPE_TAGS                                                                      \
+  DataTypeTag<DataType::bool_>, DataTypeTag<DataType::int8>, DataTypeTag<DataType::int16>,         \
+      DataTypeTag<DataType::int32>, DataTypeTag<DataType::int64>, DataTypeTag<DataType::uint8>,    \
+      DataTypeTag<DataType::uint16>, DataTypeTag<DataType::uint32>, DataTypeTag<DataType::uint64>, \
+      DataTypeTag<DataType::float16>, DataTypeTag<DataType::float32>,                              \
+      DataTypeTag<DataType::float64>, DataTypeTag<DataType::complex64>,                            \
       DataTypeTag<DataType::complex128>, DataTypeTag<DataType::string>
 
 using AllTypes = ::testing::Types<SEQCONF_ALL_TYPE_TAGS>;

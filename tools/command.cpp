@@ -26,7 +26,8 @@ int exit_code() { return g_exit_code; }
 
 void add_registered_commands(CLI::App& app) {
   auto& r = registry();
-  std::stable_sort(r.begin(), r.end(), [](const Entry& a, const Entry& b) { return a.order < b.order; });
+  std::stable_sort(r.begin(), r.end(),
+                   [](const Entry& a, const Entry& b) { return a.order < b.order; });
   for (const auto& e : r) e.add(app);
 }
 

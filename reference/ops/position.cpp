@@ -12,8 +12,8 @@ namespace seqconf::ops {
 static int64_t read_position(const char* op, const Tensor& position, Context& ctx) {
   // SPEC: "position: tensor(int32), tensor(int64)" (type constraint I).
   if (position.dtype() != DataType::int32 && position.dtype() != DataType::int64)
-    throw Error(ErrorCode::position_type, std::string(op) + ": position must be int32 or int64, got " +
-                                              position.describe());
+    throw Error(ErrorCode::position_type,
+                std::string(op) + ": position must be int32 or int64, got " + position.describe());
   if (position.rank() != 0) {
     const bool one_element_vector = position.rank() == 1 && position.shape()[0] == 1;
     if (!one_element_vector || ctx.policy == Policy::strict)

@@ -14,9 +14,9 @@ Sequence SequenceInsert(const Sequence& input_sequence, const Tensor& tensor,
                         const std::optional<Tensor>& position, Context& ctx) {
   // "'tensor' must have the same data type as 'input_sequence'."
   if (tensor.dtype() != input_sequence.elem_type())
-    throw Error(ErrorCode::element_type_mismatch,
-                "SequenceInsert: tensor is " + tensor.describe() + " but input_sequence is " +
-                    input_sequence.describe());
+    throw Error(ErrorCode::element_type_mismatch, "SequenceInsert: tensor is " + tensor.describe() +
+                                                      " but input_sequence is " +
+                                                      input_sequence.describe());
   const size_t n = input_sequence.size();
   // "by default it inserts 'tensor' to the back": position n.
   const size_t i =

@@ -55,8 +55,7 @@ std::vector<Sequence> SequenceMap(const Sequence& input_sequence,
                       " outputs, the node has " + std::to_string(outputs.size()));
     for (size_t j = 0; j < result.size(); ++j) {
       // out_sequence is "seq(tensor)": each body output must be a tensor of the declared type.
-      if (!result[j].is_tensor() ||
-          result[j].tensor().dtype() != body.output_elem_types[j])
+      if (!result[j].is_tensor() || result[j].tensor().dtype() != body.output_elem_types[j])
         throw Error(ErrorCode::body_output_type,
                     "SequenceMap: body output " + std::to_string(j) + " of sample " +
                         std::to_string(i) + " is " + result[j].describe() + ", expected tensor(" +

@@ -56,9 +56,9 @@ std::vector<int64_t> chunk_lengths(const Tensor& split, int64_t d, Context& ctx)
                     std::to_string(d));
   for (size_t i = 0; i < lengths.size(); ++i)
     if (lengths[i] < 0)
-      throw Error(ErrorCode::split_negative, "SplitToSequence: split " + values_to_string(lengths) +
-                                                 " has negative entry " + std::to_string(lengths[i]) +
-                                                 " at index " + std::to_string(i));
+      throw Error(ErrorCode::split_negative,
+                  "SplitToSequence: split " + values_to_string(lengths) + " has negative entry " +
+                      std::to_string(lengths[i]) + " at index " + std::to_string(i));
   int64_t sum = 0;
   bool has_zero = false;
   for (int64_t len : lengths) {
@@ -90,10 +90,10 @@ Sequence SplitToSequence(const Tensor& input, const std::optional<Tensor>& split
   //  [-rank, rank-1]."
   const auto rank = static_cast<int64_t>(input.rank());
   if (axis < -rank || axis > rank - 1)
-    throw Error(ErrorCode::axis_out_of_range,
-                "SplitToSequence: axis " + std::to_string(axis) + " is outside [" +
-                    std::to_string(-rank) + ", " + std::to_string(rank - 1) + "] for " +
-                    input.describe());
+    throw Error(ErrorCode::axis_out_of_range, "SplitToSequence: axis " + std::to_string(axis) +
+                                                  " is outside [" + std::to_string(-rank) + ", " +
+                                                  std::to_string(rank - 1) + "] for " +
+                                                  input.describe());
   const auto a = static_cast<size_t>(axis < 0 ? axis + rank : axis);
   const int64_t d = input.shape()[a];
   std::vector<Tensor> parts;

@@ -1,0 +1,645 @@
+#include "reference/interpreter/interpreter.h"
+
+#include <algorithm>
+#include <functional>
+#include <optional>
+#include <set>
+#include <unordered_map>
+
+#include "reference/ops/ops.h"
+#include "reference/proto.h"
+#include "reference/support/support_ops.h"
+
+namespace seqconf::interp {
+
+struct PreparedNode;
+
+namespace {
+
+using Inputs = std::vector<std::optional<Value>>;
+
+struct KernelCall {
+  const PreparedNode& pn;
+  const onnx::NodeProto& node;
+  int64_t since;
+  const Inputs& in;
+  const Scope& scope;
+  Context& ctx;
+
+  std::string label() const {
+    return node.op_type() + "-" + std::to_string(since) +
+           (node.name().empty() ? std::string() : " '" + node.name() + "'");
+  }
+  bool has(size_t i) const { return i < in.size() && in[i].has_value(); }
+  const Value& value(size_t i) const {
+    if (!has(i))
+      throw Error(ErrorCode::missing_input, label() + ": input " + std::to_string(i) + " is absent");
+    return *in[i];
+  }
+  std::string what(size_t i) const { return label() + " input " + std::to_string(i); }
+  const Tensor& tensor(size_t i) const { return value(i).tensor(what(i)); }
+  const Sequence& sequence(size_t i) const { return value(i).sequence(what(i)); }
+  std::optional<Tensor> opt_tensor(size_t i) const {
+    if (!has(i)) return std::nullopt;
+    return tensor(i);
+  }
+  const onnx::AttributeProto* attr(const std::string& name) const {
+    for (const auto& a : node.attribute())
+      if (a.name() == name) return &a;
+    return nullptr;
+  }
+  int64_t attr_int(const std::string& name, std::optional<int64_t> dflt) const {
+    if (const auto* a = attr(name)) return a->i();
+    if (!dflt)
+      throw Error(ErrorCode::invalid_model, label() + ": required attribute '" + name + "' is absent");
+    return *dflt;
+  }
+};
+
+using KernelFn = std::function<std::vector<Value>(const KernelCall&)>;
+
+struct OpEntry {
+  std::vector<int64_t> since;  // every since_version of the op in the default domain
+  int64_t min_impl;            // lowest since_version the reference implements
+  std::vector<std::string> graph_attrs;
+  KernelFn fn;
+};
+
+const std::unordered_map<std::string, OpEntry>& op_table();
+
+}  // namespace
+
+struct PreparedNode {
+  const onnx::NodeProto* node = nullptr;
+  int64_t since = 0;
+  const OpEntry* op = nullptr;
+  std::map<std::string, std::shared_ptr<const GraphProgram>> subgraphs;
+};
+
+struct PreparedGraph {
+  std::shared_ptr<const void> owner;  // keeps the proto that `graph` points into alive
+  const onnx::GraphProto* graph = nullptr;
+  std::vector<PreparedNode> nodes;  // in execution order
+  std::vector<std::pair<std::string, Value>> initializers;
+  std::vector<std::string> free_names;
+};
+
+const Value* Scope::find(const std::string& name) const {
+  for (const Scope* s = this; s; s = s->parent_) {
+    auto it = s->values_.find(name);
+    if (it != s->values_.end()) return &it->second;
+  }
+  return nullptr;
+}
+
+namespace {
+
+std::string node_label(const onnx::NodeProto& n, size_t index) {
+  return "node " + std::to_string(index) + " (" + n.op_type() +
+         (n.name().empty() ? std::string() : " '" + n.name() + "'") + ")";
+}
+
+std::shared_ptr<const GraphProgram> prepare_graph(const onnx::GraphProto* graph,
+                                                  std::shared_ptr<const void> owner,
+                                                  const std::map<std::string, int64_t>& opsets,
+                                                  const std::set<std::string>& outer);
+
+PreparedNode resolve_node(const onnx::NodeProto& n, size_t index,
+                          const std::map<std::string, int64_t>& opsets) {
+  const std::string label = node_label(n, index);
+  const std::string domain = n.domain() == "ai.onnx" ? "" : n.domain();
+  auto imp = opsets.find(domain);
+  if (imp == opsets.end())
+    throw Error(ErrorCode::invalid_model, label + ": domain '" + n.domain() +
+                                              "' is not among the model's opset imports");
+  if (!domain.empty())
+    throw Error(ErrorCode::not_supported, label + ": domain '" + domain + "' (version " +
+                                              std::to_string(imp->second) +
+                                              ") is not implemented by the reference");
+  const int64_t v = imp->second;
+  auto it = op_table().find(n.op_type());
+  if (it == op_table().end())
+    throw Error(ErrorCode::not_supported, label + ": operator " + n.op_type() + " (opset " +
+                                              std::to_string(v) +
+                                              ") is not implemented by the reference");
+  const OpEntry& e = it->second;
+  int64_t since = 0;
+  for (int64_t s : e.since)
+    if (s <= v) since = std::max(since, s);
+  if (since == 0)
+    throw Error(ErrorCode::invalid_model, label + ": operator " + n.op_type() +
+                                              " does not exist in opset " + std::to_string(v) +
+                                              " (it appears in opset " +
+                                              std::to_string(e.since.front()) + ")");
+  if (since < e.min_impl)
+    throw Error(ErrorCode::not_supported,
+                label + ": " + n.op_type() + "-" + std::to_string(since) + " (opset " +
+                    std::to_string(v) + ") is not implemented by the reference (only from " +
+                    n.op_type() + "-" + std::to_string(e.min_impl) + ")");
+  PreparedNode pn;
+  pn.node = &n;
+  pn.since = since;
+  pn.op = &e;
+  for (const auto& ga : e.graph_attrs) {
+    const onnx::AttributeProto* found = nullptr;
+    for (const auto& a : n.attribute())
+      if (a.name() == ga) found = &a;
+    if (!found || !found->has_g())
+      throw Error(ErrorCode::invalid_model,
+                  label + ": graph attribute '" + ga + "' is missing");
+  }
+  return pn;
+}
+
+std::shared_ptr<const GraphProgram> prepare_graph(const onnx::GraphProto* graph,
+                                                  std::shared_ptr<const void> owner,
+                                                  const std::map<std::string, int64_t>& opsets,
+                                                  const std::set<std::string>& outer) {
+  auto g = std::make_unique<PreparedGraph>();
+  g->owner = owner;
+  g->graph = graph;
+  const std::string gname = "graph '" + graph->name() + "'";
+  // Names defined in this graph, and by whom (-1: input or initializer).
+  std::map<std::string, int> producer;
+  auto define = [&](const std::string& name, int who, const std::string& by) {
+    if (name.empty()) return;
+    if (!producer.emplace(name, who).second && who >= 0)
+      throw Error(ErrorCode::invalid_model,
+                  gname + ": '" + name + "' is defined twice (again by " + by + ")");
+  };
+  for (const auto& in : graph->input()) define(in.name(), -1, "an input");
+  for (const auto& init : graph->initializer()) {
+    define(init.name(), -1, "an initializer");
+    g->initializers.emplace_back(init.name(), Value(tensor_from_proto(init)));
+  }
+  if (graph->sparse_initializer_size())
+    throw Error(ErrorCode::not_supported, gname + ": sparse initializers are not supported");
+  const int n = graph->node_size();
+  for (int i = 0; i < n; ++i)
+    for (const auto& o : graph->node(i).output())
+      define(o, i, node_label(graph->node(i), static_cast<size_t>(i)));
+
+  std::set<std::string> visible = outer;
+  for (const auto& [name, who] : producer) visible.insert(name);
+
+  std::vector<PreparedNode> nodes;
+  std::set<std::string> free;
+  std::vector<std::vector<int>> deps(static_cast<size_t>(n));
+  for (int i = 0; i < n; ++i) {
+    const auto& node = graph->node(i);
+    const std::string label = node_label(node, static_cast<size_t>(i));
+    PreparedNode pn = resolve_node(node, static_cast<size_t>(i), opsets);
+    std::vector<std::string> reads(node.input().begin(), node.input().end());
+    for (const auto& a : node.attribute()) {
+      if (a.has_g()) {
+        auto sub = prepare_graph(&a.g(), owner, opsets, visible);
+        for (const auto& f : sub->free_names()) reads.push_back(f);
+        pn.subgraphs[a.name()] = sub;
+      } else if (a.graphs_size()) {
+        throw Error(ErrorCode::not_supported, label + ": attribute '" + a.name() +
+                                                  "' holds a list of graphs, not supported");
+      }
+    }
+    for (const auto& r : reads) {
+      if (r.empty()) continue;
+      auto it = producer.find(r);
+      if (it != producer.end()) {
+        if (it->second >= 0) deps[static_cast<size_t>(i)].push_back(it->second);
+      } else if (outer.count(r)) {
+        free.insert(r);
+      } else {
+        throw Error(ErrorCode::invalid_model,
+                    gname + ": " + label + " reads '" + r +
+                        "', which no node, input, initializer or enclosing graph defines");
+      }
+    }
+    nodes.push_back(std::move(pn));
+  }
+  for (const auto& out : graph->output()) {
+    if (producer.count(out.name())) continue;
+    if (outer.count(out.name())) {
+      free.insert(out.name());
+      continue;
+    }
+    throw Error(ErrorCode::invalid_model,
+                gname + ": output '" + out.name() + "' is not defined by any node or input");
+  }
+  // Topological order, keeping the file order among ready nodes.
+  std::vector<int> pending(static_cast<size_t>(n), 0);
+  std::vector<std::vector<int>> users(static_cast<size_t>(n));
+  for (int i = 0; i < n; ++i)
+    for (int d : deps[static_cast<size_t>(i)]) {
+      ++pending[static_cast<size_t>(i)];
+      users[static_cast<size_t>(d)].push_back(i);
+    }
+  std::set<int> ready;
+  for (int i = 0; i < n; ++i)
+    if (!pending[static_cast<size_t>(i)]) ready.insert(i);
+  while (!ready.empty()) {
+    const int i = *ready.begin();
+    ready.erase(ready.begin());
+    g->nodes.push_back(nodes[static_cast<size_t>(i)]);
+    for (int u : users[static_cast<size_t>(i)])
+      if (--pending[static_cast<size_t>(u)] == 0) ready.insert(u);
+  }
+  if (static_cast<int>(g->nodes.size()) != n) {
+    std::string stuck;
+    for (int i = 0; i < n; ++i)
+      if (pending[static_cast<size_t>(i)])
+        stuck += (stuck.empty() ? "" : ", ") + node_label(graph->node(i), static_cast<size_t>(i));
+    throw Error(ErrorCode::invalid_model, gname + ": the nodes form a cycle: " + stuck);
+  }
+  g->free_names.assign(free.begin(), free.end());
+  return std::make_shared<const GraphProgram>(std::move(g));
+}
+
+}  // namespace
+
+GraphProgram::GraphProgram(std::unique_ptr<PreparedGraph> g) : g_(std::move(g)) {}
+GraphProgram::~GraphProgram() = default;
+const onnx::GraphProto& GraphProgram::graph() const { return *g_->graph; }
+const std::vector<std::string>& GraphProgram::free_names() const { return g_->free_names; }
+
+std::shared_ptr<const GraphProgram> GraphProgram::prepare(
+    const onnx::GraphProto& graph, const std::map<std::string, int64_t>& opsets,
+    const std::vector<std::string>& outer_names) {
+  auto copy = std::make_shared<const onnx::GraphProto>(graph);
+  return prepare_graph(copy.get(), copy, opsets,
+                       std::set<std::string>(outer_names.begin(), outer_names.end()));
+}
+
+Value coerce_to_declared(const Value& v, const onnx::TypeProto& declared, const std::string& what) {
+  if (declared.has_optional_type()) {
+    if (v.is_optional()) return v;
+    return make_optional(v);
+  }
+  if (declared.has_tensor_type()) {
+    const Tensor& t = v.tensor(what);
+    const int32_t e = declared.tensor_type().elem_type();
+    if (e != 0 && e != static_cast<int32_t>(t.dtype()))
+      throw Error(ErrorCode::element_type_mismatch,
+                  what + " is " + t.describe() + " but the graph declares tensor(" +
+                      dtype_name_any(e) + ")");
+    return v;
+  }
+  if (declared.has_sequence_type()) {
+    const Sequence& s = v.sequence(what);
+    const auto& et = declared.sequence_type().elem_type();
+    if (et.has_tensor_type() && et.tensor_type().elem_type() != 0 &&
+        et.tensor_type().elem_type() != static_cast<int32_t>(s.elem_type()))
+      throw Error(ErrorCode::element_type_mismatch,
+                  what + " is " + s.describe() + " but the graph declares seq(tensor(" +
+                      dtype_name_any(et.tensor_type().elem_type()) + "))");
+    return v;
+  }
+  return v;
+}
+
+std::vector<Value> GraphProgram::run(const std::vector<Value>& inputs, const Scope* outer,
+                                     Context& ctx) const {
+  const onnx::GraphProto& graph = *g_->graph;
+  if (inputs.size() != static_cast<size_t>(graph.input_size()))
+    throw Error(ErrorCode::missing_input, "graph '" + graph.name() + "' has " +
+                                              std::to_string(graph.input_size()) +
+                                              " inputs, got " + std::to_string(inputs.size()));
+  Scope scope(outer);
+  for (const auto& [name, v] : g_->initializers) scope.set(name, v);
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const auto& decl = graph.input(static_cast<int>(i));
+    scope.set(decl.name(), decl.has_type()
+                               ? coerce_to_declared(inputs[i], decl.type(),
+                                                    "graph '" + graph.name() + "' input '" +
+                                                        decl.name() + "'")
+                               : inputs[i]);
+  }
+  for (const PreparedNode& pn : g_->nodes) {
+    const onnx::NodeProto& node = *pn.node;
+    Inputs in;
+    in.reserve(static_cast<size_t>(node.input_size()));
+    for (const auto& name : node.input()) {
+      if (name.empty()) {
+        in.emplace_back();
+        continue;
+      }
+      const Value* v = scope.find(name);
+      if (!v)
+        throw Error(ErrorCode::invalid_model, "value '" + name + "' read by " + node.op_type() +
+                                                  " is not defined when the node runs");
+      in.emplace_back(*v);
+    }
+    KernelCall call{pn, node, pn.since, in, scope, ctx};
+    std::vector<Value> out = pn.op->fn(call);
+    for (int j = 0; j < node.output_size(); ++j) {
+      const std::string& name = node.output(j);
+      if (name.empty()) continue;
+      if (static_cast<size_t>(j) >= out.size())
+        throw Error(ErrorCode::invalid_model, call.label() + " has no output " + std::to_string(j));
+      scope.set(name, std::move(out[static_cast<size_t>(j)]));
+    }
+  }
+  std::vector<Value> result;
+  for (const auto& o : graph.output()) {
+    const Value* v = scope.find(o.name());
+    if (!v) throw Error(ErrorCode::invalid_model, "graph output '" + o.name() + "' is undefined");
+    result.push_back(*v);
+  }
+  return result;
+}
+
+std::map<std::string, int64_t> model_opsets(const onnx::ModelProto& model) {
+  std::map<std::string, int64_t> m;
+  for (const auto& op : model.opset_import()) {
+    const std::string domain = op.domain() == "ai.onnx" ? "" : op.domain();
+    if (!m.emplace(domain, op.version()).second)
+      throw Error(ErrorCode::invalid_model,
+                  "opset of domain '" + op.domain() + "' is imported twice");
+  }
+  auto it = m.find("");
+  if (it == m.end())
+    throw Error(ErrorCode::invalid_model, "the model imports no opset of the default domain");
+  if (it->second > kMaxOpset || it->second < 1)
+    throw Error(ErrorCode::not_supported, "default-domain opset " + std::to_string(it->second) +
+                                              " is outside what the reference knows (1.." +
+                                              std::to_string(kMaxOpset) + ")");
+  return m;
+}
+
+InterpretedModel InterpretedModel::prepare(const onnx::ModelProto& model) {
+  InterpretedModel m;
+  auto copy = std::make_shared<const onnx::ModelProto>(model);
+  m.model_ = copy;
+  const auto opsets = model_opsets(*copy);
+  m.opset_ = opsets.at("");
+  m.program_ = prepare_graph(&copy->graph(), copy, opsets, {});
+  std::set<std::string> inits;
+  for (const auto& i : copy->graph().initializer()) inits.insert(i.name());
+  for (int i = 0; i < copy->graph().input_size(); ++i) {
+    const auto& in = copy->graph().input(i);
+    if (inits.count(in.name())) continue;
+    m.input_names_.push_back(in.name());
+    m.input_types_.push_back(in.type());
+    m.input_slots_.push_back(static_cast<size_t>(i));
+  }
+  return m;
+}
+
+std::vector<std::string> InterpretedModel::output_names() const {
+  std::vector<std::string> v;
+  for (const auto& o : model_->graph().output()) v.push_back(o.name());
+  return v;
+}
+
+std::vector<Value> InterpretedModel::run(const std::vector<Value>& inputs, Context& ctx) const {
+  const auto& graph = model_->graph();
+  if (inputs.size() != input_names_.size())
+    throw Error(ErrorCode::missing_input, "the model has " + std::to_string(input_names_.size()) +
+                                              " inputs, got " + std::to_string(inputs.size()));
+  // Inputs that also have an initializer take the initializer's value.
+  std::vector<Value> all(static_cast<size_t>(graph.input_size()));
+  std::vector<bool> given(all.size(), false);
+  for (size_t k = 0; k < inputs.size(); ++k) {
+    all[input_slots_[k]] = inputs[k];
+    given[input_slots_[k]] = true;
+  }
+  for (size_t i = 0; i < all.size(); ++i) {
+    if (given[i]) continue;
+    for (const auto& init : graph.initializer())
+      if (init.name() == graph.input(static_cast<int>(i)).name()) all[i] = tensor_from_proto(init);
+  }
+  return program_->run(all, nullptr, ctx);
+}
+
+std::vector<Value> run_model(const onnx::ModelProto& model, const std::vector<Value>& inputs,
+                             Context& ctx) {
+  return InterpretedModel::prepare(model).run(inputs, ctx);
+}
+
+namespace {
+void collect_ops(const onnx::GraphProto& g, std::set<std::string>& out) {
+  for (const auto& n : g.node()) {
+    out.insert(n.op_type());
+    for (const auto& a : n.attribute()) {
+      if (a.has_g()) collect_ops(a.g(), out);
+      for (const auto& sg : a.graphs()) collect_ops(sg, out);
+    }
+  }
+}
+}  // namespace
+
+std::vector<std::string> ops_used(const onnx::GraphProto& graph) {
+  std::set<std::string> s;
+  collect_ops(graph, s);
+  return {s.begin(), s.end()};
+}
+
+// ---------------------------------------------------------------------------------------------
+// Kernels: argument plumbing from nodes to the operator functions.
+namespace {
+
+const GraphProgram& subgraph(const KernelCall& c, const std::string& name) {
+  return *c.pn.subgraphs.at(name);
+}
+
+bool read_bool_scalar(const Tensor& t, const std::string& what) {
+  if (t.dtype() != DataType::bool_ || t.element_count() != 1)
+    throw Error(ErrorCode::invalid_argument, what + " must be a single bool, got " + t.describe());
+  return t.data<uint8_t>()[0] != 0;
+}
+
+std::vector<Value> values_of(std::vector<Value> v) { return v; }
+
+std::vector<Value> run_loop(const KernelCall& c) {
+  // Loop: "Generic Looping construct ... input ("", cond) // Note this is analogous to a while
+  //  loop ... input (trip_count, "") // Note this is analogous to a for loop".
+  const GraphProgram& body = subgraph(c, "body");
+  const auto& bg = body.graph();
+  const size_t n_carried = c.in.size() > 2 ? c.in.size() - 2 : 0;
+  if (static_cast<size_t>(bg.input_size()) != 2 + n_carried)
+    throw Error(ErrorCode::body_arity_mismatch,
+                c.label() + ": the body has " + std::to_string(bg.input_size()) +
+                    " inputs, expected 2 + " + std::to_string(n_carried) + " loop-carried");
+  if (static_cast<size_t>(bg.output_size()) < 1 + n_carried)
+    throw Error(ErrorCode::body_arity_mismatch,
+                c.label() + ": the body has " + std::to_string(bg.output_size()) +
+                    " outputs, expected at least 1 + " + std::to_string(n_carried));
+  const size_t n_scan = static_cast<size_t>(bg.output_size()) - 1 - n_carried;
+  std::optional<int64_t> trip;
+  if (c.has(0)) {
+    const Tensor& m = c.tensor(0);
+    if (m.dtype() != DataType::int64 || m.element_count() != 1)
+      throw Error(ErrorCode::invalid_argument, c.label() + ": M must be a single int64, got " + m.describe());
+    trip = m.int_at(0);
+  }
+  bool cond = c.has(1) ? read_bool_scalar(c.tensor(1), c.label() + ": cond") : true;
+  std::vector<Value> carried;
+  for (size_t k = 0; k < n_carried; ++k) carried.push_back(c.value(2 + k));
+  std::vector<std::vector<Tensor>> scans(n_scan);
+  constexpr int64_t kMaxIterations = int64_t{1} << 24;
+  for (int64_t i = 0; cond && (!trip || i < *trip); ++i) {
+    if (i >= kMaxIterations)
+      throw Error(ErrorCode::limit_exceeded, c.label() + ": more than " +
+                                                 std::to_string(kMaxIterations) + " iterations");
+    std::vector<Value> args;
+    args.emplace_back(Tensor::from_values<DataType::int64>({}, {i}));
+    args.emplace_back(Tensor::from_values<DataType::bool_>({}, {static_cast<uint8_t>(cond)}));
+    for (auto& v : carried) args.push_back(v);
+    std::vector<Value> out = body.run(args, &c.scope, c.ctx);
+    cond = read_bool_scalar(out[0].tensor(c.label() + ": body output cond"),
+                            c.label() + ": body output cond");
+    for (size_t k = 0; k < n_carried; ++k) carried[k] = out[1 + k];
+    for (size_t k = 0; k < n_scan; ++k)
+      scans[k].push_back(out[1 + n_carried + k].tensor(c.label() + ": scan output " + std::to_string(k)));
+  }
+  std::vector<Value> result = std::move(carried);
+  for (size_t k = 0; k < n_scan; ++k) {
+    // "Scan outputs ... the values ... are concatenated"; each iteration adds one slice along
+    // a new leading axis.
+    const auto& decl = bg.output(static_cast<int>(1 + n_carried + k)).type();
+    if (scans[k].empty()) {
+      DataType d = DataType::float32;
+      Shape shape{0};
+      if (decl.has_tensor_type()) {
+        d = dtype_from_onnx(decl.tensor_type().elem_type(), c.label() + ": scan output type");
+        bool known = decl.tensor_type().has_shape();
+        for (const auto& dim : decl.tensor_type().shape().dim()) known = known && dim.has_dim_value();
+        if (known)
+          for (const auto& dim : decl.tensor_type().shape().dim()) shape.push_back(dim.dim_value());
+      }
+      result.emplace_back(Tensor::zeros(d, shape));
+    } else {
+      const DataType d = scans[k][0].dtype();
+      result.emplace_back(support::ConcatFromSequence(Sequence(d, scans[k]), 0, 1));
+    }
+  }
+  return result;
+}
+
+std::vector<Value> run_if(const KernelCall& c) {
+  const bool cond = read_bool_scalar(c.tensor(0), c.label() + ": cond");
+  const GraphProgram& branch = subgraph(c, cond ? "then_branch" : "else_branch");
+  if (branch.graph().input_size() != 0)
+    throw Error(ErrorCode::invalid_model, c.label() + ": a branch graph has inputs");
+  std::vector<Value> out = branch.run({}, &c.scope, c.ctx);
+  if (out.size() != static_cast<size_t>(c.node.output_size()))
+    throw Error(ErrorCode::body_arity_mismatch,
+                c.label() + ": the branch has " + std::to_string(out.size()) +
+                    " outputs, the node " + std::to_string(c.node.output_size()));
+  return out;
+}
+
+std::vector<Value> run_sequence_map(const KernelCall& c) {
+  const GraphProgram& body = subgraph(c, "body");
+  const auto& bg = body.graph();
+  // "The number of inputs and outputs, should match the one of the subgraph."
+  if (bg.output_size() != c.node.output_size())
+    throw Error(ErrorCode::body_arity_mismatch,
+                c.label() + ": the node has " + std::to_string(c.node.output_size()) +
+                    " outputs but the body has " + std::to_string(bg.output_size()));
+  ops::SequenceMapBody fn;
+  fn.num_inputs = static_cast<size_t>(bg.input_size());
+  for (const auto& o : bg.output()) {
+    if (!o.type().has_tensor_type())
+      throw Error(ErrorCode::body_output_type,
+                  c.label() + ": body output '" + o.name() + "' is not declared as a tensor");
+    fn.output_elem_types.push_back(
+        dtype_from_onnx(o.type().tensor_type().elem_type(), c.label() + ": body output '" + o.name() + "'"));
+  }
+  fn.run = [&](const std::vector<Value>& sample) { return body.run(sample, &c.scope, c.ctx); };
+  std::vector<Value> additional;
+  for (size_t i = 1; i < c.in.size(); ++i) additional.push_back(c.value(i));
+  std::vector<Sequence> seqs = ops::SequenceMap(c.sequence(0), additional, fn, c.ctx);
+  return {seqs.begin(), seqs.end()};
+}
+
+std::vector<Value> one(Value v) { return values_of({std::move(v)}); }
+
+const std::unordered_map<std::string, OpEntry>& op_table() {
+  static const std::unordered_map<std::string, OpEntry> table = {
+      {"SequenceAt", {{11}, 11, {}, [](const KernelCall& c) {
+         return one(ops::SequenceAt(c.sequence(0), c.tensor(1), c.ctx));
+       }}},
+      {"SequenceErase", {{11}, 11, {}, [](const KernelCall& c) {
+         return one(ops::SequenceErase(c.sequence(0), c.opt_tensor(1), c.ctx));
+       }}},
+      {"SequenceInsert", {{11}, 11, {}, [](const KernelCall& c) {
+         return one(ops::SequenceInsert(c.sequence(0), c.tensor(1), c.opt_tensor(2), c.ctx));
+       }}},
+      {"SplitToSequence", {{11, 24}, 11, {}, [](const KernelCall& c) {
+         return one(ops::SplitToSequence(c.tensor(0), c.opt_tensor(1), c.attr_int("axis", 0),
+                                         c.attr_int("keepdims", 1), c.ctx));
+       }}},
+      {"SequenceMap", {{17}, 17, {"body"}, run_sequence_map}},
+      {"SequenceConstruct", {{11}, 11, {}, [](const KernelCall& c) {
+         std::vector<Tensor> ts;
+         for (size_t i = 0; i < c.in.size(); ++i) ts.push_back(c.tensor(i));
+         return one(support::SequenceConstruct(ts));
+       }}},
+      {"SequenceEmpty", {{11}, 11, {}, [](const KernelCall& c) {
+         const int64_t d = c.attr_int("dtype", 1);
+         return one(support::SequenceEmpty(
+             dtype_from_onnx(static_cast<int32_t>(d), c.label() + ": dtype")));
+       }}},
+      {"SequenceLength", {{11}, 11, {}, [](const KernelCall& c) {
+         return one(support::SequenceLength(c.sequence(0)));
+       }}},
+      {"ConcatFromSequence", {{11}, 11, {}, [](const KernelCall& c) {
+         return one(support::ConcatFromSequence(c.sequence(0), c.attr_int("axis", std::nullopt),
+                                                c.attr_int("new_axis", 0)));
+       }}},
+      {"Identity", {{1, 13, 14, 16, 19, 21, 23, 24}, 1, {}, [](const KernelCall& c) {
+         return one(support::Identity(c.value(0)));
+       }}},
+      {"Add", {{1, 6, 7, 13, 14}, 7, {}, [](const KernelCall& c) {
+         return one(support::Add(c.tensor(0), c.tensor(1)));
+       }}},
+      {"Shape", {{1, 13, 15, 19, 21, 23, 24}, 1, {}, [](const KernelCall& c) {
+         std::optional<int64_t> start, end;
+         if (c.since >= 15) {
+           if (const auto* a = c.attr("start")) start = a->i();
+           if (const auto* a = c.attr("end")) end = a->i();
+         }
+         return one(support::Shape(c.tensor(0), start, end));
+       }}},
+      {"Constant", {{1, 9, 11, 12, 13, 19, 21, 23, 24}, 1, {}, [](const KernelCall& c) {
+         if (c.node.attribute_size() != 1)
+           throw Error(ErrorCode::invalid_model,
+                       c.label() + ": exactly one value attribute is required, got " +
+                           std::to_string(c.node.attribute_size()));
+         return one(support::Constant(c.node.attribute(0)));
+       }}},
+      {"Slice", {{1, 10, 11, 13}, 10, {}, [](const KernelCall& c) {
+         return one(support::Slice(c.tensor(0), c.tensor(1), c.tensor(2), c.opt_tensor(3),
+                                   c.opt_tensor(4)));
+       }}},
+      {"Unsqueeze", {{1, 11, 13, 21, 23, 24}, 1, {}, [](const KernelCall& c) {
+         std::vector<int64_t> axes;
+         if (c.since < 13) {
+           const auto* a = c.attr("axes");
+           if (!a) throw Error(ErrorCode::invalid_model, c.label() + ": attribute 'axes' is required");
+           axes.assign(a->ints().begin(), a->ints().end());
+         } else {
+           axes = support::read_ints(c.tensor(1), "Unsqueeze: axes");
+         }
+         return one(support::Unsqueeze(c.tensor(0), axes));
+       }}},
+      {"Not", {{1}, 1, {}, [](const KernelCall& c) { return one(support::Not(c.tensor(0))); }}},
+      {"Optional", {{15}, 15, {}, [](const KernelCall& c) {
+         const auto* t = c.attr("type");
+         return one(support::MakeOptional(c.has(0) ? c.in[0] : std::nullopt,
+                                          t && t->has_tp() ? &t->tp() : nullptr));
+       }}},
+      {"OptionalHasElement", {{15, 18}, 15, {}, [](const KernelCall& c) {
+         return one(support::OptionalHasElement(c.has(0) ? c.in[0] : std::nullopt, c.since));
+       }}},
+      {"OptionalGetElement", {{15, 18}, 15, {}, [](const KernelCall& c) {
+         return one(support::OptionalGetElement(c.value(0), c.since));
+       }}},
+      {"Loop", {{1, 11, 13, 16, 19, 21, 23, 24}, 1, {"body"}, run_loop}},
+      {"If", {{1, 11, 13, 16, 19, 21, 23, 24}, 1, {"then_branch", "else_branch"}, run_if}},
+  };
+  return table;
+}
+
+}  // namespace
+
+}  // namespace seqconf::interp

@@ -1,0 +1,100 @@
+// A small ONNX graph interpreter: runs a ModelProto (or a GraphProto as a subgraph reading
+// outer-scope values by name) over the five sequence operators and the supporting operators
+// of reference/support. Models are validated once (opsets, operator versions, names,
+// topological order, subgraphs) by InterpretedModel::prepare, then run many times.
+//
+// Errors: a malformed model (cycle, dangling name, missing subgraph, duplicate output name)
+// is ErrorCode::invalid_model; an operator, domain or version the reference does not
+// implement is ErrorCode::not_supported naming op and version. Operator errors keep their
+// codes. Spec ambiguities met while running are recorded in the Context.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <onnx/onnx_pb.h>
+
+#include "reference/context.h"
+#include "reference/value.h"
+
+namespace seqconf::interp {
+
+// Highest opset of the default domain the reference knows.
+inline constexpr int64_t kMaxOpset = 24;
+
+struct PreparedGraph;  // opaque: nodes in execution order with resolved kernels
+
+// Maps a name to a value visible from an enclosing graph.
+class Scope {
+ public:
+  explicit Scope(const Scope* parent = nullptr) : parent_(parent) {}
+  const Value* find(const std::string& name) const;
+  void set(const std::string& name, Value v) { values_[name] = std::move(v); }
+
+ private:
+  const Scope* parent_;
+  std::map<std::string, Value> values_;
+};
+
+// A graph ready to run. Subgraphs are GraphPrograms too.
+class GraphProgram {
+ public:
+  // outer_names: names the graph may read from enclosing graphs; domain -> opset version.
+  static std::shared_ptr<const GraphProgram> prepare(const onnx::GraphProto& graph,
+                                                     const std::map<std::string, int64_t>& opsets,
+                                                     const std::vector<std::string>& outer_names);
+  // Runs with values bound to the graph's formal inputs (all of them, in order, including any
+  // that also have an initializer); outer supplies outer-scope names.
+  std::vector<Value> run(const std::vector<Value>& inputs, const Scope* outer, Context& ctx) const;
+
+  const onnx::GraphProto& graph() const;
+  // Names the graph reads from enclosing graphs (its free variables).
+  const std::vector<std::string>& free_names() const;
+
+  ~GraphProgram();
+  explicit GraphProgram(std::unique_ptr<PreparedGraph> g);
+
+ private:
+  std::unique_ptr<PreparedGraph> g_;
+};
+
+// A validated model. Inputs are the graph inputs that have no initializer, in graph order.
+class InterpretedModel {
+ public:
+  static InterpretedModel prepare(const onnx::ModelProto& model);
+
+  const std::vector<std::string>& input_names() const { return input_names_; }
+  const std::vector<onnx::TypeProto>& input_types() const { return input_types_; }
+  std::vector<std::string> output_names() const;
+  // Default-domain opset version the model imports.
+  int64_t opset() const { return opset_; }
+
+  std::vector<Value> run(const std::vector<Value>& inputs, Context& ctx) const;
+
+ private:
+  std::shared_ptr<const onnx::ModelProto> model_;
+  std::shared_ptr<const GraphProgram> program_;
+  std::vector<std::string> input_names_;
+  std::vector<onnx::TypeProto> input_types_;
+  std::vector<size_t> input_slots_;  // graph input index of each non-initializer input
+  int64_t opset_ = 0;
+};
+
+// Prepare and run once.
+std::vector<Value> run_model(const onnx::ModelProto& model, const std::vector<Value>& inputs,
+                             Context& ctx);
+
+// The opset imports of a model as domain -> version ("ai.onnx" folded into ""); throws
+// invalid_model on duplicates, not_supported for a default-domain opset above kMaxOpset.
+std::map<std::string, int64_t> model_opsets(const onnx::ModelProto& model);
+
+// Every op_type a graph uses, subgraphs included.
+std::vector<std::string> ops_used(const onnx::GraphProto& graph);
+
+// Adapts a value to a declared type where ONNX does so implicitly: a tensor or sequence bound
+// to an optional-typed graph input is wrapped in an optional.
+Value coerce_to_declared(const Value& v, const onnx::TypeProto& declared, const std::string& what);
+
+}  // namespace seqconf::interp

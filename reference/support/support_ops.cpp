@@ -1,0 +1,391 @@
+#include "reference/support/support_ops.h"
+
+#include <algorithm>
+#include <limits>
+#include <string>
+
+#include "reference/proto.h"
+
+namespace seqconf::support {
+
+namespace {
+
+template <DataType D>
+const storage_t<D>& element(const Tensor& t, size_t i) {
+  if constexpr (D == DataType::string) {
+    return t.string_at(i);
+  } else {
+    return t.data<storage_t<D>>()[i];
+  }
+}
+
+// A tensor of `shape` whose element k is element index[k] of src.
+Tensor gather(const Tensor& src, const std::vector<size_t>& index, seqconf::Shape shape) {
+  return visit_dtype(src.dtype(), [&](auto tag) {
+    constexpr DataType D = decltype(tag)::value;
+    std::vector<storage_t<D>> out;
+    out.reserve(index.size());
+    for (size_t i : index) out.push_back(element<D>(src, i));
+    return Tensor::from_values<D>(std::move(shape), std::move(out));
+  });
+}
+
+std::vector<size_t> strides_of(const seqconf::Shape& s) {
+  std::vector<size_t> st(s.size(), 1);
+  for (size_t i = s.size(); i-- > 1;) st[i - 1] = st[i] * static_cast<size_t>(s[i]);
+  return st;
+}
+
+std::string ints_to_string(const std::vector<int64_t>& v) { return shape_to_string(v); }
+
+}  // namespace
+
+std::vector<int64_t> read_ints(const Tensor& t, const char* what) {
+  if (t.dtype() != DataType::int32 && t.dtype() != DataType::int64)
+    throw Error(ErrorCode::invalid_argument,
+                std::string(what) + " must be int32 or int64, got " + t.describe());
+  if (t.rank() > 1)
+    throw Error(ErrorCode::invalid_argument,
+                std::string(what) + " must be a scalar or 1-D, got " + t.describe());
+  std::vector<int64_t> v(t.element_count());
+  for (size_t i = 0; i < v.size(); ++i) v[i] = t.int_at(i);
+  return v;
+}
+
+// SequenceConstruct-11: "Construct a tensor sequence containing 'inputs' tensors.
+//  All tensors in 'inputs' must have the same data type."
+Sequence SequenceConstruct(const std::vector<Tensor>& inputs) {
+  if (inputs.empty())
+    throw Error(ErrorCode::missing_input, "SequenceConstruct: needs at least one input tensor");
+  for (size_t i = 1; i < inputs.size(); ++i)
+    if (inputs[i].dtype() != inputs[0].dtype())
+      throw Error(ErrorCode::element_type_mismatch,
+                  "SequenceConstruct: input " + std::to_string(i) + " is " + inputs[i].describe() +
+                      " but input 0 is " + inputs[0].describe());
+  return Sequence(inputs[0].dtype(), inputs);
+}
+
+Sequence SequenceEmpty(DataType dtype) {
+  if (!is_supported(dtype))
+    throw Error(ErrorCode::unsupported_type,
+                "SequenceEmpty: dtype " + dtype_name_any(static_cast<int32_t>(dtype)) +
+                    " is not one of the 15 tensor types");
+  return Sequence(dtype);
+}
+
+// SequenceLength-11: "Produces a scalar(tensor of empty shape) containing the number of
+//  tensors in 'input_sequence'."
+Tensor SequenceLength(const Sequence& s) {
+  return Tensor::from_values<DataType::int64>({}, {static_cast<int64_t>(s.size())});
+}
+
+// ConcatFromSequence-11: "All input tensors must have the same shape, except for the dimension
+//  size of the axis to concatenate on." "Accepted range in `[-r, r - 1]` ... When `new_axis`
+//  is 1, accepted range is `[-r - 1, r]`."
+Tensor ConcatFromSequence(const Sequence& s, int64_t axis, int64_t new_axis) {
+  if (new_axis != 0 && new_axis != 1)
+    throw Error(ErrorCode::invalid_argument,
+                "ConcatFromSequence: new_axis must be 0 or 1, got " + std::to_string(new_axis));
+  if (s.empty())
+    throw Error(ErrorCode::invalid_argument,
+                "ConcatFromSequence: the input sequence is empty; there is no tensor to concatenate");
+  const Tensor& first = s.at(0);
+  const auto r = static_cast<int64_t>(first.rank());
+  const int64_t lo = new_axis ? -r - 1 : -r, hi = new_axis ? r : r - 1;
+  if (r == 0 && !new_axis)
+    throw Error(ErrorCode::input_rank,
+                "ConcatFromSequence: cannot concatenate scalars without new_axis=1");
+  if (axis < lo || axis > hi)
+    throw Error(ErrorCode::axis_out_of_range,
+                "ConcatFromSequence: axis " + std::to_string(axis) + " is outside [" +
+                    std::to_string(lo) + ", " + std::to_string(hi) + "] for rank " +
+                    std::to_string(r) + (new_axis ? " with new_axis=1" : ""));
+  const auto a = static_cast<size_t>(axis < 0 ? axis + hi + 1 : axis);
+  // Each tensor viewed with the axis inserted when stacking.
+  std::vector<seqconf::Shape> shapes;
+  for (size_t i = 0; i < s.size(); ++i) {
+    seqconf::Shape sh = s.at(i).shape();
+    if (new_axis) sh.insert(sh.begin() + static_cast<std::ptrdiff_t>(a), 1);
+    shapes.push_back(std::move(sh));
+  }
+  seqconf::Shape out_shape = shapes[0];
+  out_shape[a] = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    bool fits = shapes[i].size() == shapes[0].size();
+    for (size_t k = 0; fits && k < shapes[i].size(); ++k)
+      if (k != a && shapes[i][k] != shapes[0][k]) fits = false;
+    if (!fits)
+      throw Error(ErrorCode::shape_mismatch,
+                  "ConcatFromSequence: tensor " + std::to_string(i) + " has shape " +
+                      shape_to_string(s.at(i).shape()) + " but tensor 0 has " +
+                      shape_to_string(s.at(0).shape()) + " (only axis " + std::to_string(axis) +
+                      " may differ" + (new_axis ? ", and with new_axis=1 none may" : "") + ")");
+    out_shape[a] += shapes[i][a];
+  }
+  checked_element_count(out_shape);
+  size_t outer = 1, inner = 1;
+  for (size_t k = 0; k < a; ++k) outer *= static_cast<size_t>(out_shape[k]);
+  for (size_t k = a + 1; k < out_shape.size(); ++k) inner *= static_cast<size_t>(out_shape[k]);
+  return visit_dtype(first.dtype(), [&](auto tag) {
+    constexpr DataType D = decltype(tag)::value;
+    std::vector<storage_t<D>> out;
+    out.reserve(outer * inner * static_cast<size_t>(out_shape[a]));
+    for (size_t o = 0; o < outer; ++o)
+      for (size_t i = 0; i < s.size(); ++i) {
+        const size_t block = static_cast<size_t>(shapes[i][a]) * inner;
+        for (size_t k = 0; k < block; ++k) out.push_back(element<D>(s.at(i), o * block + k));
+      }
+    return Tensor::from_values<D>(out_shape, std::move(out));
+  });
+}
+
+Value Identity(const Value& input) { return input; }
+
+// Add-14: "Performs element-wise binary addition (with Numpy-style broadcasting support)."
+Tensor Add(const Tensor& a, const Tensor& b) {
+  if (a.dtype() != b.dtype())
+    throw Error(ErrorCode::element_type_mismatch,
+                "Add: A is " + a.describe() + " but B is " + b.describe());
+  const DataType d = a.dtype();
+  if (d == DataType::bool_ || d == DataType::string || d == DataType::complex64 ||
+      d == DataType::complex128)
+    throw Error(ErrorCode::unsupported_type,
+                "Add: type " + std::string(dtype_name(d)) + " is not a numeric type of Add");
+  const size_t r = std::max(a.rank(), b.rank());
+  seqconf::Shape sa(r, 1), sb(r, 1), out(r, 1);
+  std::copy(a.shape().begin(), a.shape().end(), sa.begin() + static_cast<std::ptrdiff_t>(r - a.rank()));
+  std::copy(b.shape().begin(), b.shape().end(), sb.begin() + static_cast<std::ptrdiff_t>(r - b.rank()));
+  for (size_t k = 0; k < r; ++k) {
+    if (sa[k] != sb[k] && sa[k] != 1 && sb[k] != 1)
+      throw Error(ErrorCode::shape_mismatch, "Add: shapes " + shape_to_string(a.shape()) + " and " +
+                                                 shape_to_string(b.shape()) +
+                                                 " cannot be broadcast (axis " +
+                                                 std::to_string(k) + ")");
+    out[k] = sa[k] == 1 ? sb[k] : sa[k];
+  }
+  const size_t n = checked_element_count(out);
+  const auto st_a = strides_of(sa), st_b = strides_of(sb), st_o = strides_of(out);
+  return visit_dtype(d, [&](auto tag) -> Tensor {
+    constexpr DataType D = decltype(tag)::value;
+    using T = storage_t<D>;
+    if constexpr (D == DataType::string || D == DataType::complex64 ||
+                  D == DataType::complex128 || D == DataType::bool_) {
+      throw Error(ErrorCode::unsupported_type, "Add: unsupported type");
+    } else {
+      std::vector<T> v(n);
+      const T* pa = a.data<T>();
+      const T* pb = b.data<T>();
+      for (size_t i = 0; i < n; ++i) {
+        size_t ia = 0, ib = 0, rem = i;
+        for (size_t k = 0; k < r; ++k) {
+          const size_t c = rem / st_o[k];
+          rem %= st_o[k];
+          if (sa[k] != 1) ia += c * st_a[k];
+          if (sb[k] != 1) ib += c * st_b[k];
+        }
+        if constexpr (D == DataType::float16) {
+          v[i] = float_to_float16(float16_to_float(pa[ia]) + float16_to_float(pb[ib]));
+        } else if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) {
+          // Wrap-around like the two's complement hardware runtimes use, without UB.
+          using U = std::make_unsigned_t<T>;
+          v[i] = static_cast<T>(static_cast<U>(static_cast<U>(pa[ia]) + static_cast<U>(pb[ib])));
+        } else {
+          v[i] = static_cast<T>(pa[ia] + pb[ib]);
+        }
+      }
+      return Tensor::from_values<D>(out, std::move(v));
+    }
+  });
+}
+
+// Shape-15: "Optional attributes start and end can be used to compute a slice of the input
+//  tensor's shape. ... Negative value means counting dimensions from the back. ... If start
+//  axis is out of range, it is clamped ..."
+Tensor Shape(const Tensor& data, std::optional<int64_t> start, std::optional<int64_t> end) {
+  const auto r = static_cast<int64_t>(data.rank());
+  auto clamp = [r](int64_t v) {
+    if (v < 0) v += r;
+    return std::clamp<int64_t>(v, 0, r);
+  };
+  const int64_t s = clamp(start.value_or(0)), e = clamp(end.value_or(r));
+  std::vector<int64_t> dims;
+  for (int64_t k = s; k < e; ++k) dims.push_back(data.shape()[static_cast<size_t>(k)]);
+  const auto n = static_cast<int64_t>(dims.size());
+  return Tensor::from_values<DataType::int64>({n}, std::move(dims));
+}
+
+Tensor Constant(const onnx::AttributeProto& attr) {
+  const std::string& name = attr.name();
+  auto floats = [](std::vector<float> v, bool scalar) {
+    const seqconf::Shape sh = scalar ? seqconf::Shape{} : seqconf::Shape{static_cast<int64_t>(v.size())};
+    return Tensor::from_values<DataType::float32>(sh, std::move(v));
+  };
+  if (name == "value") return tensor_from_proto(attr.t());
+  if (name == "value_float") return floats({attr.f()}, true);
+  if (name == "value_floats") return floats({attr.floats().begin(), attr.floats().end()}, false);
+  if (name == "value_int") return Tensor::from_values<DataType::int64>({}, {attr.i()});
+  if (name == "value_ints")
+    return Tensor::from_values<DataType::int64>({attr.ints_size()},
+                                                {attr.ints().begin(), attr.ints().end()});
+  if (name == "value_string") return Tensor::from_strings({}, {attr.s()});
+  if (name == "value_strings")
+    return Tensor::from_strings({attr.strings_size()}, {attr.strings().begin(), attr.strings().end()});
+  if (name == "sparse_value")
+    throw Error(ErrorCode::not_supported, "Constant: sparse_value is not supported");
+  throw Error(ErrorCode::invalid_argument, "Constant: unknown attribute '" + name + "'");
+}
+
+// Slice-13: "Slice uses the starts, ends, axes and steps inputs to select a sub-tensor of its
+//  input data tensor." Out-of-range starts/ends are clamped; negative values count from the
+//  back; steps may be negative but not 0; axes must not repeat.
+Tensor Slice(const Tensor& data, const Tensor& starts_t, const Tensor& ends_t,
+             const std::optional<Tensor>& axes_t, const std::optional<Tensor>& steps_t) {
+  const auto starts = read_ints(starts_t, "Slice: starts");
+  const auto ends = read_ints(ends_t, "Slice: ends");
+  const auto r = static_cast<int64_t>(data.rank());
+  std::vector<int64_t> axes, steps;
+  if (axes_t) {
+    axes = read_ints(*axes_t, "Slice: axes");
+  } else {
+    for (size_t i = 0; i < starts.size(); ++i) axes.push_back(static_cast<int64_t>(i));
+  }
+  steps = steps_t ? read_ints(*steps_t, "Slice: steps") : std::vector<int64_t>(starts.size(), 1);
+  if (ends.size() != starts.size() || axes.size() != starts.size() || steps.size() != starts.size())
+    throw Error(ErrorCode::invalid_argument,
+                "Slice: starts " + ints_to_string(starts) + ", ends " + ints_to_string(ends) +
+                    ", axes " + ints_to_string(axes) + " and steps " + ints_to_string(steps) +
+                    " differ in length");
+  std::vector<int64_t> begin(static_cast<size_t>(r), 0), step(static_cast<size_t>(r), 1);
+  seqconf::Shape out = data.shape();
+  std::vector<bool> seen(static_cast<size_t>(r), false);
+  for (size_t i = 0; i < axes.size(); ++i) {
+    int64_t ax = axes[i];
+    if (ax < -r || ax >= r)
+      throw Error(ErrorCode::axis_out_of_range,
+                  "Slice: axis " + std::to_string(ax) + " is outside [" + std::to_string(-r) +
+                      ", " + std::to_string(r - 1) + "]");
+    if (ax < 0) ax += r;
+    const auto k = static_cast<size_t>(ax);
+    if (seen[k]) throw Error(ErrorCode::invalid_argument, "Slice: axis " + std::to_string(ax) + " repeats");
+    seen[k] = true;
+    if (steps[i] == 0) throw Error(ErrorCode::invalid_argument, "Slice: step 0 on axis " + std::to_string(ax));
+    const int64_t d = data.shape()[k];
+    int64_t s = starts[i], e = ends[i];
+    if (s < 0) s += d;
+    if (e < 0) e += d;
+    if (steps[i] > 0) {
+      s = std::clamp<int64_t>(s, 0, d);
+      e = std::clamp<int64_t>(e, 0, d);
+      out[k] = e > s ? (e - s + steps[i] - 1) / steps[i] : 0;
+    } else {
+      s = std::clamp<int64_t>(s, 0, d - 1);
+      e = std::clamp<int64_t>(e, -1, d - 1);
+      out[k] = s > e ? (s - e + (-steps[i]) - 1) / (-steps[i]) : 0;
+    }
+    begin[k] = s;
+    step[k] = steps[i];
+  }
+  const size_t n = checked_element_count(out);
+  const auto st_in = strides_of(data.shape()), st_out = strides_of(out);
+  std::vector<size_t> index(n);
+  for (size_t i = 0; i < n; ++i) {
+    size_t rem = i, src = 0;
+    for (size_t k = 0; k < out.size(); ++k) {
+      const auto c = static_cast<int64_t>(rem / st_out[k]);
+      rem %= st_out[k];
+      src += static_cast<size_t>(begin[k] + c * step[k]) * st_in[k];
+    }
+    index[i] = src;
+  }
+  return gather(data, index, out);
+}
+
+// Unsqueeze-13: "Insert single-dimensional entries to the shape of an input tensor ... Each
+//  value in axes should be within the (inclusive) range [-output_rank , output_rank - 1]. The
+//  order of values in axes does not matter and can come in any order." Duplicates are errors.
+Tensor Unsqueeze(const Tensor& data, const std::vector<int64_t>& axes) {
+  const auto r_out = static_cast<int64_t>(data.rank() + axes.size());
+  std::vector<bool> is_new(static_cast<size_t>(r_out), false);
+  for (int64_t ax : axes) {
+    if (ax < -r_out || ax >= r_out)
+      throw Error(ErrorCode::axis_out_of_range,
+                  "Unsqueeze: axis " + std::to_string(ax) + " is outside [" +
+                      std::to_string(-r_out) + ", " + std::to_string(r_out - 1) + "]");
+    const auto k = static_cast<size_t>(ax < 0 ? ax + r_out : ax);
+    if (is_new[k])
+      throw Error(ErrorCode::invalid_argument, "Unsqueeze: axes " + ints_to_string(axes) + " repeat axis " + std::to_string(k));
+    is_new[k] = true;
+  }
+  seqconf::Shape out;
+  size_t j = 0;
+  for (size_t k = 0; k < static_cast<size_t>(r_out); ++k) out.push_back(is_new[k] ? 1 : data.shape()[j++]);
+  return data.reshaped(out);
+}
+
+Tensor Not(const Tensor& x) {
+  if (x.dtype() != DataType::bool_)
+    throw Error(ErrorCode::unsupported_type, "Not: input must be bool, got " + x.describe());
+  std::vector<uint8_t> v(x.element_count());
+  for (size_t i = 0; i < v.size(); ++i) v[i] = x.data<uint8_t>()[i] ? 0 : 1;
+  return Tensor::from_values<DataType::bool_>(x.shape(), std::move(v));
+}
+
+// Optional-15: "Constructs an optional-type value containing either an empty optional of a
+//  certain type specified by the attribute, or a non-empty value containing the input element."
+Optional MakeOptional(const std::optional<Value>& input, const onnx::TypeProto* type) {
+  if (input) {
+    if (input->is_optional())
+      throw Error(ErrorCode::invalid_argument, "Optional: input is already an optional");
+    return make_optional(*input);
+  }
+  if (!type)
+    throw Error(ErrorCode::invalid_argument, "Optional: no input and no 'type' attribute");
+  Optional o;
+  if (type->has_tensor_type()) {
+    o.holds_sequence = false;
+    o.elem_type = dtype_from_onnx(type->tensor_type().elem_type(), "Optional: type");
+  } else if (type->has_sequence_type() && type->sequence_type().elem_type().has_tensor_type()) {
+    o.holds_sequence = true;
+    o.elem_type = dtype_from_onnx(type->sequence_type().elem_type().tensor_type().elem_type(),
+                                  "Optional: type");
+  } else {
+    throw Error(ErrorCode::not_supported, "Optional: 'type' is neither a tensor nor a sequence of tensors");
+  }
+  return o;
+}
+
+// OptionalHasElement-18: "Returns true if (1) the input is an optional-type and contains an
+//  element, or, (2) the input is a tensor or sequence type. If the input is not provided or is
+//  an empty optional-type, this op returns false."
+Tensor OptionalHasElement(const std::optional<Value>& input, int64_t since_version) {
+  bool has = false;
+  if (!input) {
+    if (since_version < 18)
+      throw Error(ErrorCode::missing_input, "OptionalHasElement-15: input is required");
+  } else if (input->is_optional()) {
+    has = input->optional().element != nullptr;
+  } else {
+    if (since_version < 18)
+      throw Error(ErrorCode::not_a_tensor, "OptionalHasElement-15: input must be an optional, got " +
+                                               input->describe());
+    has = true;
+  }
+  return Tensor::from_values<DataType::bool_>({}, {static_cast<uint8_t>(has)});
+}
+
+// OptionalGetElement-18: "If the input is a tensor or sequence type, it returns the input. If
+//  the input is an optional type, it outputs the element in the input. It is an error if the
+//  input is an empty optional-type."
+Value OptionalGetElement(const Value& input, int64_t since_version) {
+  if (!input.is_optional()) {
+    if (since_version < 18)
+      throw Error(ErrorCode::not_a_tensor, "OptionalGetElement-15: input must be an optional, got " +
+                                               input.describe());
+    return input;
+  }
+  if (!input.optional().element)
+    throw Error(ErrorCode::missing_input, "OptionalGetElement: the optional is empty");
+  return *input.optional().element;
+}
+
+}  // namespace seqconf::support
