@@ -1,0 +1,68 @@
+#!/usr/bin/python3
+"""Validates seqconf reports: every *.json against the report schema (draft 2020-12), every
+*.xml as well-formed JUnit whose testsuite counts match its testcases.
+
+  validate_reports.py SCHEMA FILE...
+
+Also checks that the schema rejects a report with a broken case, so the check can fail.
+Exit 0 when all are valid, 1 otherwise, 77 (skip) when jsonschema is not installed.
+"""
+import copy
+import json
+import sys
+import xml.etree.ElementTree as ET
+
+try:
+    import jsonschema
+except ImportError:
+    print("SKIP: python3-jsonschema is not installed")
+    sys.exit(77)
+
+
+def check_junit(path):
+    root = ET.parse(path).getroot()
+    assert root.tag == "testsuites", f"{path}: root is {root.tag}"
+    for suite in root.findall("testsuite"):
+        cases = suite.findall("testcase")
+        assert int(suite.get("tests")) == len(cases), f"{path}: tests != testcases"
+        for tag, attr in (("failure", "failures"), ("error", "errors"), ("skipped", "skipped")):
+            n = sum(1 for c in cases if c.find(tag) is not None)
+            assert int(suite.get(attr)) == n, f"{path}: {attr}={suite.get(attr)}, counted {n}"
+        for c in cases:
+            assert c.get("name") and c.get("classname") is not None, f"{path}: unnamed testcase"
+
+
+def main():
+    schema = json.load(open(sys.argv[1], encoding="utf-8"))
+    jsonschema.Draft202012Validator.check_schema(schema)
+    validator = jsonschema.Draft202012Validator(schema)
+    bad = 0
+    first = None
+    for path in sys.argv[2:]:
+        try:
+            if path.endswith(".xml"):
+                check_junit(path)
+            else:
+                doc = json.load(open(path, encoding="utf-8"))
+                errors = sorted(validator.iter_errors(doc), key=lambda e: list(e.path))
+                for e in errors[:10]:
+                    print(f"{path}: {'/'.join(map(str, e.path))}: {e.message}")
+                if errors:
+                    raise AssertionError(f"{len(errors)} schema error(s)")
+                first = first or doc
+            print(f"valid: {path}")
+        except Exception as e:  # noqa: BLE001 - report every file
+            print(f"INVALID: {path}: {e}")
+            bad += 1
+    if first is not None and first["cases"]:
+        broken = copy.deepcopy(first)
+        broken["cases"][0]["status"] = "flaky"
+        del broken["summary"]["total"]
+        if validator.is_valid(broken):
+            print("INVALID: the schema accepts a report with an unknown status and no total")
+            bad += 1
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
