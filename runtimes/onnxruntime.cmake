@@ -9,9 +9,11 @@ set(ONNXRUNTIME_ROOT "${PROJECT_SOURCE_DIR}/third_party/onnxruntime"
 add_library(seqconf_external_runtimes STATIC
   ${CMAKE_CURRENT_LIST_DIR}/onnxruntime.cpp
   ${CMAKE_CURRENT_LIST_DIR}/isolated.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/process.cpp
 )
 target_include_directories(seqconf_external_runtimes PUBLIC ${PROJECT_SOURCE_DIR})
 target_link_libraries(seqconf_external_runtimes PUBLIC seqconf_reference ${CMAKE_DL_LIBS}
+                                                PRIVATE nlohmann_json::nlohmann_json
                                                 PRIVATE seqconf_warnings)
 if(EXISTS "${ONNXRUNTIME_ROOT}/include/onnxruntime_c_api.h")
   message(STATUS "ONNX Runtime C API header: ${ONNXRUNTIME_ROOT}/include")

@@ -1,0 +1,222 @@
+#!/usr/bin/env node
+// seqconf-runtime/1 adapter for onnxruntime-web (the WASM build of ONNX Runtime) under Node.
+//
+// Reads one JSON request per line on stdin, answers one JSON line on stdout (see the README,
+// "Process runtimes"). onnxruntime-web passes tensors only, so the handshake declares
+// sequences:false and seqconf lifts sequence inputs and outputs to tensors.
+//
+// The package is looked up in $SEQCONF_ORT_WEB (a folder holding onnxruntime-web), else in
+// third_party/npm/node_modules (tools/setup-runtimes.sh), else on Node's usual path.
+'use strict';
+
+const fs = require('fs');
+const path = require('path');
+const readline = require('readline');
+
+// stdout carries the protocol only: anything the library logs goes to stderr.
+console.log = console.info = console.debug = console.warn = console.error;
+
+function loadOrt() {
+  const candidates = [];
+  if (process.env.SEQCONF_ORT_WEB) candidates.push(process.env.SEQCONF_ORT_WEB);
+  candidates.push(path.join(__dirname, '..', '..', 'third_party', 'npm', 'node_modules', 'onnxruntime-web'));
+  candidates.push('onnxruntime-web');
+  for (const c of candidates) {
+    try {
+      return require(c);
+    } catch (e) {
+      // try the next place
+    }
+  }
+  throw new Error('onnxruntime-web not found (run tools/setup-runtimes.sh or set SEQCONF_ORT_WEB)');
+}
+
+const ort = loadOrt();
+ort.env.wasm.numThreads = 1;
+ort.env.logLevel = 'fatal';
+
+// ---- TensorProto (onnx.proto) wire format: only the fields a tensor value needs ----------
+
+// ONNX element type -> [ort-web type name, typed array, bytes per element]
+const TYPES = {
+  1: ['float32', Float32Array, 4],
+  2: ['uint8', Uint8Array, 1],
+  3: ['int8', Int8Array, 1],
+  4: ['uint16', Uint16Array, 2],
+  5: ['int16', Int16Array, 2],
+  6: ['int32', Int32Array, 4],
+  7: ['int64', BigInt64Array, 8],
+  8: ['string', null, 0],
+  9: ['bool', Uint8Array, 1],
+  10: ['float16', Uint16Array, 2],
+  11: ['float64', Float64Array, 8],
+  12: ['uint32', Uint32Array, 4],
+  13: ['uint64', BigUint64Array, 8],
+};
+const ONNX_TYPE_OF = {};
+for (const [k, v] of Object.entries(TYPES)) ONNX_TYPE_OF[v[0]] = Number(k);
+
+class NotSupported extends Error {}
+
+function readVarint(buf, pos) {
+  let result = 0n;
+  let shift = 0n;
+  for (;;) {
+    const b = buf[pos.i++];
+    if (b === undefined) throw new Error('truncated varint');
+    result |= BigInt(b & 0x7f) << shift;
+    if (!(b & 0x80)) return result;
+    shift += 7n;
+  }
+}
+
+function decodeTensor(buf) {
+  const pos = {i: 0};
+  const t = {dims: [], dataType: 0, raw: null, strings: [], ints: [], floats: [], doubles: [], i64: [], u64: []};
+  const packedOrOne = (wire, readOne, sink) => {
+    if (wire === 2) {
+      const len = Number(readVarint(buf, pos));
+      const end = pos.i + len;
+      while (pos.i < end) sink.push(readOne());
+    } else {
+      sink.push(readOne());
+    }
+  };
+  while (pos.i < buf.length) {
+    const key = Number(readVarint(buf, pos));
+    const field = key >> 3;
+    const wire = key & 7;
+    const varint = () => readVarint(buf, pos);
+    const f32 = () => { const v = buf.readFloatLE(pos.i); pos.i += 4; return v; };
+    const f64 = () => { const v = buf.readDoubleLE(pos.i); pos.i += 8; return v; };
+    const bytes = () => { const n = Number(readVarint(buf, pos)); const b = buf.subarray(pos.i, pos.i + n); pos.i += n; return b; };
+    if (field === 1) packedOrOne(wire, () => BigInt.asIntN(64, varint()), t.dims);
+    else if (field === 2) t.dataType = Number(varint());
+    else if (field === 4) packedOrOne(wire, f32, t.floats);
+    else if (field === 5) packedOrOne(wire, () => Number(BigInt.asIntN(32, varint())), t.ints);
+    else if (field === 6) t.strings.push(bytes().toString('utf8'));
+    else if (field === 7) packedOrOne(wire, () => BigInt.asIntN(64, varint()), t.i64);
+    else if (field === 9) t.raw = bytes();
+    else if (field === 10) packedOrOne(wire, f64, t.doubles);
+    else if (field === 11) packedOrOne(wire, () => BigInt.asUintN(64, varint()), t.u64);
+    else if (wire === 0) varint();
+    else if (wire === 1) pos.i += 8;
+    else if (wire === 2) bytes();
+    else if (wire === 5) pos.i += 4;
+    else throw new Error('unsupported wire type ' + wire);
+  }
+  return t;
+}
+
+function toOrtTensor(buf) {
+  const t = decodeTensor(buf);
+  const spec = TYPES[t.dataType];
+  if (!spec) throw new NotSupported('onnxruntime-web cannot take tensors of ONNX element type ' + t.dataType);
+  const [name, Arr, size] = spec;
+  const dims = t.dims.map(Number);
+  const count = dims.reduce((a, b) => a * b, 1);
+  if (name === 'string') return new ort.Tensor('string', t.strings, dims);
+  let data;
+  if (t.raw) {
+    const copy = new Uint8Array(count * size);
+    copy.set(t.raw.subarray(0, count * size));
+    data = new Arr(copy.buffer);
+  } else if (t.dataType === 1) data = Float32Array.from(t.floats);
+  else if (t.dataType === 11) data = Float64Array.from(t.doubles);
+  else if (t.dataType === 7) data = BigInt64Array.from(t.i64);
+  else if (t.dataType === 12) data = Uint32Array.from(t.u64.map(Number));
+  else if (t.dataType === 13) data = BigUint64Array.from(t.u64);
+  else data = Arr.from(t.ints);
+  return new ort.Tensor(name, data, dims);
+}
+
+function varintBytes(v) {
+  let x = BigInt.asUintN(64, BigInt(v));
+  const out = [];
+  do {
+    let b = Number(x & 0x7fn);
+    x >>= 7n;
+    if (x) b |= 0x80;
+    out.push(b);
+  } while (x);
+  return Buffer.from(out);
+}
+
+function lengthDelimited(field, bytes) {
+  return Buffer.concat([varintBytes((field << 3) | 2), varintBytes(bytes.length), bytes]);
+}
+
+function encodeTensor(tensor) {
+  const type = ONNX_TYPE_OF[tensor.type];
+  if (!type) throw new NotSupported('onnxruntime-web returned a tensor of type ' + tensor.type);
+  const parts = [];
+  for (const d of tensor.dims) parts.push(varintBytes(1 << 3), varintBytes(d));
+  parts.push(varintBytes(2 << 3), varintBytes(type));
+  if (tensor.type === 'string') {
+    for (const s of tensor.data) parts.push(lengthDelimited(6, Buffer.from(s, 'utf8')));
+  } else {
+    const d = tensor.data;
+    parts.push(lengthDelimited(9, Buffer.from(d.buffer, d.byteOffset, d.byteLength)));
+  }
+  return Buffer.concat(parts);
+}
+
+// ---- The protocol --------------------------------------------------------------------------
+
+function errorKind(message) {
+  if (/Could not find an implementation|is not currently registered or supported|ERROR_CODE: 9\b/.test(message))
+    return 'not_supported';
+  if (/ERROR_CODE: (2|10)\b/.test(message)) return 'invalid_input';
+  return 'internal';
+}
+
+let cached = {model: null, session: null};
+
+async function handle(req) {
+  const modelBytes = fs.readFileSync(req.model);
+  if (cached.model === null || !cached.model.equals(modelBytes)) {
+    if (cached.session) await cached.session.release();
+    cached = {model: null, session: null};
+    cached.session = await ort.InferenceSession.create(modelBytes, {logSeverityLevel: 3});
+    cached.model = modelBytes;
+  }
+  const session = cached.session;
+  if (req.inputs.length !== session.inputNames.length)
+    throw new Error(`the model has ${session.inputNames.length} inputs, the request ${req.inputs.length}`);
+  const feeds = {};
+  session.inputNames.forEach((name, i) => { feeds[name] = toOrtTensor(fs.readFileSync(req.inputs[i])); });
+  const results = await session.run(feeds);
+  const outputs = session.outputNames.map((name, i) => {
+    const file = path.join(req.output_dir, `output_${i}.pb`);
+    fs.writeFileSync(file, encodeTensor(results[name]));
+    return file;
+  });
+  return {id: req.id, ok: true, outputs};
+}
+
+function answer(obj) {
+  process.stdout.write(JSON.stringify(obj) + '\n');
+}
+
+answer({
+  protocol: 'seqconf-runtime/1',
+  name: 'onnxruntime-web',
+  version: (ort.env.versions && ort.env.versions.web) || 'unknown',
+  capabilities: {sequences: false},
+});
+
+let queue = Promise.resolve();
+readline.createInterface({input: process.stdin}).on('line', (line) => {
+  if (!line.trim()) return;
+  queue = queue.then(async () => {
+    let req;
+    try {
+      req = JSON.parse(line);
+      answer(await handle(req));
+    } catch (e) {
+      const message = String((e && e.message) || e);
+      const kind = e instanceof NotSupported ? 'not_supported' : errorKind(message);
+      answer({id: req ? req.id : null, ok: false, error: {kind, message}});
+    }
+  });
+});
