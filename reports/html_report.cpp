@@ -138,9 +138,12 @@ void case_details(std::ostringstream& h, const Report& r, const CaseRecord& c) {
       h << " (<a href=\"" << e(c.expectation->link) << "\">" << e(c.expectation->link) << "</a>)";
     h << " <small>[entry <code>" << e(c.expectation->id) << "</code>]</small></dd>";
   }
+  if (!c.spec.empty()) h << "<dt>spec</dt><dd><blockquote>" << e(c.spec) << "</blockquote></dd>";
+  for (const auto& f : o.findings)
+    h << "<dt>" << e(f.check) << "</dt><dd>" << e(f.message) << "</dd>";
   for (const auto& a : o.ambiguities) {
-    h << "<dt>spec</dt><dd><blockquote>" << e(a.spec_sentence) << "</blockquote><small>" << e(a.op)
-      << " ambiguity <code>" << e(a.id) << "</code>: " << e(a.detail) << "</small></dd>";
+    h << "<dt>ambiguity</dt><dd><blockquote>" << e(a.spec_sentence) << "</blockquote><small>"
+      << e(a.op) << " ambiguity <code>" << e(a.id) << "</code>: " << e(a.detail) << "</small></dd>";
   }
   row("duration", std::to_string(o.duration_ms) + " ms");
   h << "<dt>reproduce</dt><dd><pre>" << e(reproduce_command(r, o.case_id)) << "</pre></dd>";
@@ -210,10 +213,12 @@ std::string report_to_html(const Report& r) {
   matrix_table(h, r.matrix);
 
   if (!r.findings.empty()) {
-    h << "<h2>Spec ambiguities met</h2>\n<table class=\"findings\"><tr><th>op</th><th>id</th>"
-         "<th>spec sentence</th><th>decided</th><th>cases</th></tr>\n";
+    h << "<h2>Findings: spec ambiguities met, static check disagreements</h2>\n<table "
+         "class=\"findings\"><tr><th>kind</th><th>op</th><th>id</th><th>spec sentence</th>"
+         "<th>detail</th><th>cases</th></tr>\n";
     for (const auto& f : r.findings) {
-      h << "<tr data-finding=\"" << e(f.id) << "\"><td>" << e(f.op) << "</td><td><code>" << e(f.id)
+      h << "<tr data-finding=\"" << e(f.id) << "\" data-kind=\"" << e(f.kind) << "\"><td>"
+        << e(f.kind) << "</td><td>" << e(f.op) << "</td><td><code>" << e(f.id)
         << "</code></td><td><blockquote>" << e(f.spec_sentence) << "</blockquote></td><td>";
       for (const auto& d : f.details) h << e(d) << "<br>";
       h << "</td><td class=\"n\" title=\"";

@@ -47,8 +47,12 @@ json case_to_json(const CaseRecord& c) {
             {"expected", o.expected},
             {"actual", o.actual},
             {"duration_ms", o.duration_ms},
-            {"ambiguities", json::array()}};
+            {"spec", c.spec},
+            {"ambiguities", json::array()},
+            {"findings", json::array()}};
   for (const auto& a : o.ambiguities) j["ambiguities"].push_back(ambiguity_to_json(a));
+  for (const auto& f : o.findings)
+    j["findings"].push_back({{"check", f.check}, {"message", f.message}});
   if (c.expectation) {
     j["expectation"] = {{"id", c.expectation->id},
                         {"status", status_key(c.expectation->status)},
@@ -132,6 +136,12 @@ CaseRecord case_from_json(const json& j, size_t index) {
     o.ambiguities.push_back({need_string(a, "id", w), need_string(a, "op", w),
                              need_string(a, "spec_sentence", w), need_string(a, "detail", w)});
   }
+  c.spec = opt_string(j, "spec");
+  if (const auto it = j.find("findings"); it != j.end() && it->is_array())
+    for (const auto& f : *it) {
+      const std::string w = where + ".findings";
+      o.findings.push_back({need_string(f, "check", w), need_string(f, "message", w)});
+    }
   if (const auto it = j.find("expectation"); it != j.end() && !it->is_null()) {
     const std::string w = where + ".expectation";
     Expectation e;

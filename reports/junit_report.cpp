@@ -15,11 +15,14 @@ std::string seconds(double ms) {
   return buf;
 }
 
-std::string detail_text(const Outcome& o) {
+std::string detail_text(const CaseRecord& c) {
+  const Outcome& o = c.outcome;
   std::string t;
   if (!o.message.empty()) t += o.message + "\n";
   if (!o.expected.empty()) t += "expected: " + o.expected + "\n";
   if (!o.actual.empty()) t += "actual: " + o.actual + "\n";
+  if (!c.spec.empty()) t += "spec: " + c.spec + "\n";
+  for (const auto& f : o.findings) t += f.check + ": " + f.message + "\n";
   for (const auto& a : o.ambiguities)
     t += "ambiguity " + a.id + " (" + a.op + "): " + a.spec_sentence + " -- " + a.detail + "\n";
   return t;
@@ -85,7 +88,7 @@ std::string report_to_junit(const Report& r) {
         x << ">\n   <skipped message=\""
           << xml_escape("expected " + status + ": " + c.expectation->reason +
                         (c.expectation->link.empty() ? "" : " (" + c.expectation->link + ")"))
-          << "\">" << xml_escape(detail_text(o)) << "</skipped>\n";
+          << "\">" << xml_escape(detail_text(c)) << "</skipped>\n";
         break;
       case Verdict::unexpected_pass:
         x << ">\n   <failure type=\"unexpected_pass\" message=\""
@@ -99,7 +102,7 @@ std::string report_to_junit(const Report& r) {
         const char* tag = failure ? "failure" : "error";
         x << ">\n   <" << tag << " type=\"" << xml_escape(type) << "\" message=\""
           << xml_escape(o.message.empty() ? status : o.message) << "\">"
-          << xml_escape(detail_text(o)) << "</" << tag << ">\n";
+          << xml_escape(detail_text(c)) << "</" << tag << ">\n";
         break;
       }
     }

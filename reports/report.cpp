@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <set>
+#include <tuple>
 
 #include "reference/error.h"
 
@@ -99,7 +100,8 @@ Status MatrixCell::worst() const {
   return w;
 }
 
-Report make_report(RunInfo info, std::vector<Outcome> outcomes, const Expectations* expectations) {
+Report make_report(RunInfo info, std::vector<Outcome> outcomes, const Expectations* expectations,
+                   const std::map<std::string, std::string>& specs) {
   Report r;
   r.info = std::move(info);
   r.cases.reserve(outcomes.size());
@@ -108,6 +110,7 @@ Report make_report(RunInfo info, std::vector<Outcome> outcomes, const Expectatio
     const Expectation* e = expectations ? expectations->match(o.case_id) : nullptr;
     if (e) c.expectation = *e;
     c.verdict = judge(o, e);
+    if (const auto it = specs.find(o.case_id); it != specs.end()) c.spec = it->second;
     c.outcome = std::move(o);
     r.cases.push_back(std::move(c));
   }
@@ -122,7 +125,8 @@ void recompute(Report& r) {
 
   Summary s;
   std::map<std::pair<std::string, std::string>, MatrixCell> cells;
-  std::map<std::pair<std::string, std::string>, Finding> findings;  // (op, id)
+  // (kind, op, id or message)
+  std::map<std::tuple<std::string, std::string, std::string>, Finding> findings;
   for (const auto& c : r.cases) {
     const Outcome& o = c.outcome;
     ++s.total;
@@ -170,7 +174,7 @@ void recompute(Report& r) {
     ++cell.counts[o.status];
     ++cell.total;
     for (const auto& a : o.ambiguities) {
-      auto& f = findings[{a.op, a.id}];
+      auto& f = findings[{"ambiguity", a.op, a.id}];
       if (f.id.empty()) {
         f.id = a.id;
         f.op = a.op;
@@ -178,6 +182,16 @@ void recompute(Report& r) {
       }
       if (std::find(f.details.begin(), f.details.end(), a.detail) == f.details.end())
         f.details.push_back(a.detail);
+      if (f.case_ids.empty() || f.case_ids.back() != o.case_id) f.case_ids.push_back(o.case_id);
+    }
+    for (const auto& x : o.findings) {
+      auto& f = findings[{x.check, o.op, x.message}];
+      if (f.id.empty()) {
+        f.kind = x.check;
+        f.id = x.check;
+        f.op = o.op;
+        f.details.push_back(x.message);
+      }
       if (f.case_ids.empty() || f.case_ids.back() != o.case_id) f.case_ids.push_back(o.case_id);
     }
   }

@@ -39,6 +39,7 @@ std::optional<Verdict> verdict_from_key(std::string_view name);
 
 struct CaseRecord {
   Outcome outcome;
+  std::string spec;  // the spec sentence the case checks, when the case carries one
   std::optional<Expectation> expectation;  // the entry that matched, if any
   Verdict verdict = Verdict::skipped;
 };
@@ -73,7 +74,10 @@ struct MatrixCell {
   Status worst() const;
 };
 
-// One spec ambiguity met by one or more cases (aggregated by id and op).
+// What the cases met besides their status, aggregated over cases:
+//   kind "ambiguity": a spec ambiguity (Outcome::ambiguities), by op and ambiguity id;
+//   kind "checker" / "shape_inference": a static check's disagreement (Outcome::findings), by
+//   op and message (id = the check).
 struct Finding {
   std::string kind = "ambiguity";
   std::string id;
@@ -107,12 +111,13 @@ struct Report {
   // Derived by recompute():
   Summary summary;
   std::vector<MatrixCell> matrix;  // sorted by op, then dtype
-  std::vector<Finding> findings;   // sorted by op, then id
+  std::vector<Finding> findings;   // sorted by kind, op, then id
 };
 
 // Builds a report: applies the expectations (may be null), sorts the cases by id, derives
-// summary, matrix and findings.
-Report make_report(RunInfo info, std::vector<Outcome> outcomes, const Expectations* expectations);
+// summary, matrix and findings. specs: the spec sentence of each case id, where known.
+Report make_report(RunInfo info, std::vector<Outcome> outcomes, const Expectations* expectations,
+                   const std::map<std::string, std::string>& specs = {});
 
 // Sorts the cases by id and rederives summary, matrix and findings.
 void recompute(Report& report);

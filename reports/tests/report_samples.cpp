@@ -43,7 +43,10 @@ int main(int argc, char** argv) {
       {"id": "corpus.SequenceInsert.int8.append", "status": "crash", "reason": "segfault"}]})"));
   RunInfo with_ex = info;
   with_ex.expectations_file = "expectations/reference.json";
-  write_all(dir, "expectations", make_report(with_ex, outcomes, &ex));
+  write_all(dir, "expectations",
+            make_report(with_ex, outcomes, &ex,
+                        {{"corpus.SequenceAt.float.pos_neg",
+                          "Negative value means counting positions from the back."}}));
 
   std::vector<Outcome> a, b;
   for (size_t k = 0; k < outcomes.size(); ++k) (k % 2 ? b : a).push_back(outcomes[k]);

@@ -185,7 +185,11 @@ TEST(Report, MatrixAndFindings) {
   EXPECT_EQ(at.at({"SplitToSequence", "float"})->worst(), Status::skipped);
   EXPECT_EQ(at.at({"model", "-"})->worst(), Status::pass);
 
-  ASSERT_EQ(r.findings.size(), 1u);
+  ASSERT_EQ(r.findings.size(), 2u);  // sorted by kind: "ambiguity" < "shape_inference"
+  const Finding& si = r.findings[1];
+  EXPECT_EQ(si.kind, "shape_inference");
+  EXPECT_EQ(si.op, "model");
+  EXPECT_EQ(si.case_ids, std::vector<std::string>{"onnx-backend.simple.test_sequence_model1"});
   const Finding& f = r.findings[0];
   EXPECT_EQ(f.id, "position_shape_1");
   EXPECT_EQ(f.op, "SequenceInsert");
@@ -207,8 +211,10 @@ TEST(JsonReport, RoundTripKeepsEveryField) {
   const auto ex = Expectations::from_json(kExpectations);
   RunInfo i = info();
   i.expectations_file = "exp.json";
-  const Report r = make_report(i, synthetic_outcomes(), &ex);
+  const Report r = make_report(i, synthetic_outcomes(), &ex,
+                               {{"corpus.SequenceAt.float.pos_neg", "Negative value means ..."}});
   const json j = report_to_json(r);
+  EXPECT_EQ(j["cases"][1]["spec"], "Negative value means ...");
   EXPECT_EQ(j["schema_version"], kSchemaVersion);
   EXPECT_EQ(j["summary"]["unexpected_passes"], 1);
   EXPECT_EQ(j["cases"].size(), 10u);
@@ -328,7 +334,12 @@ TEST(JunitReport, MapsVerdicts) {
 
 TEST(HtmlReport, MatrixCellsDetailsAndEscaping) {
   const auto ex = Expectations::from_json(kExpectations);
-  const std::string h = report_to_html(make_report(info(), synthetic_outcomes(), &ex));
+  const std::string h = report_to_html(
+      make_report(info(), synthetic_outcomes(), &ex,
+                  {{"corpus.SequenceAt.float.pos_neg", "Negative value means counting <back>"}}));
+  EXPECT_NE(h.find("<blockquote>Negative value means counting &lt;back&gt;</blockquote>"),
+            std::string::npos);
+  EXPECT_NE(h.find("inferred seq(tensor(float)), expected &lt;int8&gt;"), std::string::npos);
   EXPECT_NE(h.find("data-op=\"SequenceAt\" data-dtype=\"float\" data-status=\"fail\""),
             std::string::npos);
   EXPECT_NE(h.find("data-op=\"SequenceInsert\" data-dtype=\"int8\" data-status=\"crash\""),
