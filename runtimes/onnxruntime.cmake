@@ -12,6 +12,9 @@ add_library(seqconf_external_runtimes STATIC
   ${CMAKE_CURRENT_LIST_DIR}/process.cpp
 )
 target_include_directories(seqconf_external_runtimes PUBLIC ${PROJECT_SOURCE_DIR})
+# Where the onnxruntime-web adapter and third_party/ are found.
+target_compile_definitions(seqconf_external_runtimes PRIVATE
+  SEQCONF_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
 target_link_libraries(seqconf_external_runtimes PUBLIC seqconf_reference ${CMAKE_DL_LIBS}
                                                 PRIVATE nlohmann_json::nlohmann_json
                                                 PRIVATE seqconf_warnings)

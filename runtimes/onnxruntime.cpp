@@ -89,7 +89,11 @@ RunError run_error(const StatusError& e) {
   RunError r;
   r.message = e.message;
   if (e.code == ORT_NOT_IMPLEMENTED || contains(e.message, "Could not find an implementation") ||
-      contains(e.message, "is not currently registered or supported"))
+      contains(e.message, "is not currently registered or supported") ||
+      // An opset newer than the release knows ("Opset 17 is under development ... Current
+      // official support for domain ai.onnx is till opset 15").
+      contains(e.message, "official support for domain") ||
+      contains(e.message, "Unsupported model IR version"))
     r.kind = RunError::Kind::not_supported;
   else if (e.code == ORT_INVALID_GRAPH || e.code == ORT_INVALID_ARGUMENT ||
            e.code == ORT_INVALID_PROTOBUF || e.code == ORT_NO_MODEL)

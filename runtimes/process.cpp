@@ -563,6 +563,36 @@ RunResult ProcessModel::run(const std::vector<Value>& inputs) {
 
 }  // namespace
 
+std::string onnxruntime_web_command(std::string* why_not) {
+  auto fail = [&](std::string why) {
+    if (why_not) *why_not = std::move(why);
+    return std::string();
+  };
+#ifdef SEQCONF_SOURCE_DIR
+  const fs::path source = SEQCONF_SOURCE_DIR;
+#else
+  const fs::path source = fs::current_path();
+#endif
+  const fs::path script = source / "adapters" / "onnxruntime-web" / "adapter.js";
+  if (!fs::exists(script)) return fail(script.string() + " is missing");
+  std::string node;
+  const char* path_env = std::getenv("PATH");
+  std::stringstream dirs(path_env ? path_env : "/usr/bin:/bin");
+  for (std::string dir; std::getline(dirs, dir, ':');)
+    if (!dir.empty() && ::access((fs::path(dir) / "node").c_str(), X_OK) == 0) {
+      node = (fs::path(dir) / "node").string();
+      break;
+    }
+  if (node.empty()) return fail("node is not installed (apt-get install nodejs)");
+  const char* web = std::getenv("SEQCONF_ORT_WEB");
+  const fs::path package =
+      web && *web ? fs::path(web)
+                  : source / "third_party" / "npm" / "node_modules" / "onnxruntime-web";
+  if (!fs::exists(package / "package.json"))
+    return fail(package.string() + " is missing (run tools/setup-runtimes.sh)");
+  return "'" + node + "' '" + script.string() + "'";
+}
+
 std::unique_ptr<Runtime> make_process_runtime(const std::string& command, ProcessOptions options) {
   return std::make_unique<ProcessRuntime>(command, options);
 }

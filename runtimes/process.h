@@ -33,6 +33,10 @@ struct ProcessOptions {
 std::unique_ptr<Runtime> make_process_runtime(const std::string& command,
                                               ProcessOptions options = {});
 
+// The command that starts the shipped onnxruntime-web adapter (adapters/onnxruntime-web under
+// Node), or empty with *why_not set when node, the adapter or the package is missing.
+std::string onnxruntime_web_command(std::string* why_not);
+
 // The lifting rewrite, exposed for tests: the model with each sequence input i replaced by
 // input_lengths[i] tensor inputs (ignored for tensor inputs), and each sequence output j
 // replaced by SequenceLength (output_lengths empty) or by output_lengths[j] SequenceAt outputs.

@@ -112,15 +112,9 @@ TEST(Lifting, RewritesSequenceInputsAndOutputs) {
 Runtime* web(std::string* why) {
   static std::string reason;
   static std::unique_ptr<Runtime> rt = []() -> std::unique_ptr<Runtime> {
-    if (std::system("command -v node >/dev/null 2>&1") != 0) {
-      reason = "node is not installed";
-      return nullptr;
-    }
-    if (!std::filesystem::exists(kSource + "/third_party/npm/node_modules/onnxruntime-web")) {
-      reason = "onnxruntime-web is not installed (tools/setup-runtimes.sh)";
-      return nullptr;
-    }
-    return make_process_runtime("node " + kSource + "/adapters/onnxruntime-web/adapter.js");
+    const std::string command = onnxruntime_web_command(&reason);
+    if (command.empty()) return nullptr;
+    return make_process_runtime(command);
   }();
   *why = reason;
   return rt.get();
