@@ -20,6 +20,13 @@ enum class Status {
 };
 std::string_view status_name(Status s);
 
+// A static check's disagreement with a case: onnx::checker rejecting the model, or ONNX shape
+// inference inferring an output type/shape that the expected output contradicts.
+struct Finding {
+  std::string check;    // "checker" | "shape_inference"
+  std::string message;  // names the output and both types/shapes
+};
+
 struct Outcome {
   std::string case_id;
   std::string source;  // onnx-backend | corpus | fuzz
@@ -35,6 +42,7 @@ struct Outcome {
   std::string actual;    // short summary of what the runtime gave
   double duration_ms = 0;
   std::vector<Ambiguity> ambiguities;  // spec ambiguities the case passed through
+  std::vector<Finding> findings;       // static checks (independent of the runtime)
 };
 
 }  // namespace seqconf

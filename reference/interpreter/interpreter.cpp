@@ -33,7 +33,8 @@ struct KernelCall {
   bool has(size_t i) const { return i < in.size() && in[i].has_value(); }
   const Value& value(size_t i) const {
     if (!has(i))
-      throw Error(ErrorCode::missing_input, label() + ": input " + std::to_string(i) + " is absent");
+      throw Error(ErrorCode::missing_input,
+                  label() + ": input " + std::to_string(i) + " is absent");
     return *in[i];
   }
   std::string what(size_t i) const { return label() + " input " + std::to_string(i); }
@@ -51,7 +52,8 @@ struct KernelCall {
   int64_t attr_int(const std::string& name, std::optional<int64_t> dflt) const {
     if (const auto* a = attr(name)) return a->i();
     if (!dflt)
-      throw Error(ErrorCode::invalid_model, label() + ": required attribute '" + name + "' is absent");
+      throw Error(ErrorCode::invalid_model,
+                  label() + ": required attribute '" + name + "' is absent");
     return *dflt;
   }
 };
@@ -110,8 +112,8 @@ PreparedNode resolve_node(const onnx::NodeProto& n, size_t index,
   const std::string domain = n.domain() == "ai.onnx" ? "" : n.domain();
   auto imp = opsets.find(domain);
   if (imp == opsets.end())
-    throw Error(ErrorCode::invalid_model, label + ": domain '" + n.domain() +
-                                              "' is not among the model's opset imports");
+    throw Error(ErrorCode::invalid_model,
+                label + ": domain '" + n.domain() + "' is not among the model's opset imports");
   if (!domain.empty())
     throw Error(ErrorCode::not_supported, label + ": domain '" + domain + "' (version " +
                                               std::to_string(imp->second) +
@@ -132,10 +134,10 @@ PreparedNode resolve_node(const onnx::NodeProto& n, size_t index,
                                               " (it appears in opset " +
                                               std::to_string(e.since.front()) + ")");
   if (since < e.min_impl)
-    throw Error(ErrorCode::not_supported,
-                label + ": " + n.op_type() + "-" + std::to_string(since) + " (opset " +
-                    std::to_string(v) + ") is not implemented by the reference (only from " +
-                    n.op_type() + "-" + std::to_string(e.min_impl) + ")");
+    throw Error(ErrorCode::not_supported, label + ": " + n.op_type() + "-" + std::to_string(since) +
+                                              " (opset " + std::to_string(v) +
+                                              ") is not implemented by the reference (only from " +
+                                              n.op_type() + "-" + std::to_string(e.min_impl) + ")");
   PreparedNode pn;
   pn.node = &n;
   pn.since = since;
@@ -145,8 +147,7 @@ PreparedNode resolve_node(const onnx::NodeProto& n, size_t index,
     for (const auto& a : n.attribute())
       if (a.name() == ga) found = &a;
     if (!found || !found->has_g())
-      throw Error(ErrorCode::invalid_model,
-                  label + ": graph attribute '" + ga + "' is missing");
+      throw Error(ErrorCode::invalid_model, label + ": graph attribute '" + ga + "' is missing");
   }
   return pn;
 }
@@ -196,8 +197,8 @@ std::shared_ptr<const GraphProgram> prepare_graph(const onnx::GraphProto* graph,
         for (const auto& f : sub->free_names()) reads.push_back(f);
         pn.subgraphs[a.name()] = sub;
       } else if (a.graphs_size()) {
-        throw Error(ErrorCode::not_supported, label + ": attribute '" + a.name() +
-                                                  "' holds a list of graphs, not supported");
+        throw Error(ErrorCode::not_supported,
+                    label + ": attribute '" + a.name() + "' holds a list of graphs, not supported");
       }
     }
     for (const auto& r : reads) {
@@ -277,9 +278,9 @@ Value coerce_to_declared(const Value& v, const onnx::TypeProto& declared, const 
     const Tensor& t = v.tensor(what);
     const int32_t e = declared.tensor_type().elem_type();
     if (e != 0 && e != static_cast<int32_t>(t.dtype()))
-      throw Error(ErrorCode::element_type_mismatch,
-                  what + " is " + t.describe() + " but the graph declares tensor(" +
-                      dtype_name_any(e) + ")");
+      throw Error(ErrorCode::element_type_mismatch, what + " is " + t.describe() +
+                                                        " but the graph declares tensor(" +
+                                                        dtype_name_any(e) + ")");
     return v;
   }
   if (declared.has_sequence_type()) {
@@ -300,17 +301,16 @@ std::vector<Value> GraphProgram::run(const std::vector<Value>& inputs, const Sco
   const onnx::GraphProto& graph = *g_->graph;
   if (inputs.size() != static_cast<size_t>(graph.input_size()))
     throw Error(ErrorCode::missing_input, "graph '" + graph.name() + "' has " +
-                                              std::to_string(graph.input_size()) +
-                                              " inputs, got " + std::to_string(inputs.size()));
+                                              std::to_string(graph.input_size()) + " inputs, got " +
+                                              std::to_string(inputs.size()));
   Scope scope(outer);
   for (const auto& [name, v] : g_->initializers) scope.set(name, v);
   for (size_t i = 0; i < inputs.size(); ++i) {
     const auto& decl = graph.input(static_cast<int>(i));
-    scope.set(decl.name(), decl.has_type()
-                               ? coerce_to_declared(inputs[i], decl.type(),
-                                                    "graph '" + graph.name() + "' input '" +
-                                                        decl.name() + "'")
-                               : inputs[i]);
+    scope.set(decl.name(), decl.has_type() ? coerce_to_declared(inputs[i], decl.type(),
+                                                                "graph '" + graph.name() +
+                                                                    "' input '" + decl.name() + "'")
+                                           : inputs[i]);
   }
   for (const PreparedNode& pn : g_->nodes) {
     const onnx::NodeProto& node = *pn.node;
@@ -467,7 +467,8 @@ std::vector<Value> run_loop(const KernelCall& c) {
   if (c.has(0)) {
     const Tensor& m = c.tensor(0);
     if (m.dtype() != DataType::int64 || m.element_count() != 1)
-      throw Error(ErrorCode::invalid_argument, c.label() + ": M must be a single int64, got " + m.describe());
+      throw Error(ErrorCode::invalid_argument,
+                  c.label() + ": M must be a single int64, got " + m.describe());
     trip = m.int_at(0);
   }
   bool cond = c.has(1) ? read_bool_scalar(c.tensor(1), c.label() + ": cond") : true;
@@ -477,8 +478,8 @@ std::vector<Value> run_loop(const KernelCall& c) {
   constexpr int64_t kMaxIterations = int64_t{1} << 24;
   for (int64_t i = 0; cond && (!trip || i < *trip); ++i) {
     if (i >= kMaxIterations)
-      throw Error(ErrorCode::limit_exceeded, c.label() + ": more than " +
-                                                 std::to_string(kMaxIterations) + " iterations");
+      throw Error(ErrorCode::limit_exceeded,
+                  c.label() + ": more than " + std::to_string(kMaxIterations) + " iterations");
     std::vector<Value> args;
     args.emplace_back(Tensor::from_values<DataType::int64>({}, {i}));
     args.emplace_back(Tensor::from_values<DataType::bool_>({}, {static_cast<uint8_t>(cond)}));
@@ -488,7 +489,8 @@ std::vector<Value> run_loop(const KernelCall& c) {
                             c.label() + ": body output cond");
     for (size_t k = 0; k < n_carried; ++k) carried[k] = out[1 + k];
     for (size_t k = 0; k < n_scan; ++k)
-      scans[k].push_back(out[1 + n_carried + k].tensor(c.label() + ": scan output " + std::to_string(k)));
+      scans[k].push_back(
+          out[1 + n_carried + k].tensor(c.label() + ": scan output " + std::to_string(k)));
   }
   std::vector<Value> result = std::move(carried);
   for (size_t k = 0; k < n_scan; ++k) {
@@ -501,7 +503,8 @@ std::vector<Value> run_loop(const KernelCall& c) {
       if (decl.has_tensor_type()) {
         d = dtype_from_onnx(decl.tensor_type().elem_type(), c.label() + ": scan output type");
         bool known = decl.tensor_type().has_shape();
-        for (const auto& dim : decl.tensor_type().shape().dim()) known = known && dim.has_dim_value();
+        for (const auto& dim : decl.tensor_type().shape().dim())
+          known = known && dim.has_dim_value();
         if (known)
           for (const auto& dim : decl.tensor_type().shape().dim()) shape.push_back(dim.dim_value());
       }
@@ -541,8 +544,8 @@ std::vector<Value> run_sequence_map(const KernelCall& c) {
     if (!o.type().has_tensor_type())
       throw Error(ErrorCode::body_output_type,
                   c.label() + ": body output '" + o.name() + "' is not declared as a tensor");
-    fn.output_elem_types.push_back(
-        dtype_from_onnx(o.type().tensor_type().elem_type(), c.label() + ": body output '" + o.name() + "'"));
+    fn.output_elem_types.push_back(dtype_from_onnx(o.type().tensor_type().elem_type(),
+                                                   c.label() + ": body output '" + o.name() + "'"));
   }
   fn.run = [&](const std::vector<Value>& sample) { return body.run(sample, &c.scope, c.ctx); };
   std::vector<Value> additional;
@@ -555,85 +558,146 @@ std::vector<Value> one(Value v) { return values_of({std::move(v)}); }
 
 const std::unordered_map<std::string, OpEntry>& op_table() {
   static const std::unordered_map<std::string, OpEntry> table = {
-      {"SequenceAt", {{11}, 11, {}, [](const KernelCall& c) {
-         return one(ops::SequenceAt(c.sequence(0), c.tensor(1), c.ctx));
-       }}},
-      {"SequenceErase", {{11}, 11, {}, [](const KernelCall& c) {
-         return one(ops::SequenceErase(c.sequence(0), c.opt_tensor(1), c.ctx));
-       }}},
-      {"SequenceInsert", {{11}, 11, {}, [](const KernelCall& c) {
-         return one(ops::SequenceInsert(c.sequence(0), c.tensor(1), c.opt_tensor(2), c.ctx));
-       }}},
-      {"SplitToSequence", {{11, 24}, 11, {}, [](const KernelCall& c) {
-         return one(ops::SplitToSequence(c.tensor(0), c.opt_tensor(1), c.attr_int("axis", 0),
-                                         c.attr_int("keepdims", 1), c.ctx));
-       }}},
+      {"SequenceAt",
+       {{11},
+        11,
+        {},
+        [](const KernelCall& c) {
+          return one(ops::SequenceAt(c.sequence(0), c.tensor(1), c.ctx));
+        }}},
+      {"SequenceErase",
+       {{11},
+        11,
+        {},
+        [](const KernelCall& c) {
+          return one(ops::SequenceErase(c.sequence(0), c.opt_tensor(1), c.ctx));
+        }}},
+      {"SequenceInsert",
+       {{11},
+        11,
+        {},
+        [](const KernelCall& c) {
+          return one(ops::SequenceInsert(c.sequence(0), c.tensor(1), c.opt_tensor(2), c.ctx));
+        }}},
+      {"SplitToSequence",
+       {{11, 24},
+        11,
+        {},
+        [](const KernelCall& c) {
+          return one(ops::SplitToSequence(c.tensor(0), c.opt_tensor(1), c.attr_int("axis", 0),
+                                          c.attr_int("keepdims", 1), c.ctx));
+        }}},
       {"SequenceMap", {{17}, 17, {"body"}, run_sequence_map}},
-      {"SequenceConstruct", {{11}, 11, {}, [](const KernelCall& c) {
-         std::vector<Tensor> ts;
-         for (size_t i = 0; i < c.in.size(); ++i) ts.push_back(c.tensor(i));
-         return one(support::SequenceConstruct(ts));
-       }}},
-      {"SequenceEmpty", {{11}, 11, {}, [](const KernelCall& c) {
-         const int64_t d = c.attr_int("dtype", 1);
-         return one(support::SequenceEmpty(
-             dtype_from_onnx(static_cast<int32_t>(d), c.label() + ": dtype")));
-       }}},
-      {"SequenceLength", {{11}, 11, {}, [](const KernelCall& c) {
-         return one(support::SequenceLength(c.sequence(0)));
-       }}},
-      {"ConcatFromSequence", {{11}, 11, {}, [](const KernelCall& c) {
-         return one(support::ConcatFromSequence(c.sequence(0), c.attr_int("axis", std::nullopt),
-                                                c.attr_int("new_axis", 0)));
-       }}},
-      {"Identity", {{1, 13, 14, 16, 19, 21, 23, 24}, 1, {}, [](const KernelCall& c) {
-         return one(support::Identity(c.value(0)));
-       }}},
-      {"Add", {{1, 6, 7, 13, 14}, 7, {}, [](const KernelCall& c) {
-         return one(support::Add(c.tensor(0), c.tensor(1)));
-       }}},
-      {"Shape", {{1, 13, 15, 19, 21, 23, 24}, 1, {}, [](const KernelCall& c) {
-         std::optional<int64_t> start, end;
-         if (c.since >= 15) {
-           if (const auto* a = c.attr("start")) start = a->i();
-           if (const auto* a = c.attr("end")) end = a->i();
-         }
-         return one(support::Shape(c.tensor(0), start, end));
-       }}},
-      {"Constant", {{1, 9, 11, 12, 13, 19, 21, 23, 24}, 1, {}, [](const KernelCall& c) {
-         if (c.node.attribute_size() != 1)
-           throw Error(ErrorCode::invalid_model,
-                       c.label() + ": exactly one value attribute is required, got " +
-                           std::to_string(c.node.attribute_size()));
-         return one(support::Constant(c.node.attribute(0)));
-       }}},
-      {"Slice", {{1, 10, 11, 13}, 10, {}, [](const KernelCall& c) {
-         return one(support::Slice(c.tensor(0), c.tensor(1), c.tensor(2), c.opt_tensor(3),
-                                   c.opt_tensor(4)));
-       }}},
-      {"Unsqueeze", {{1, 11, 13, 21, 23, 24}, 1, {}, [](const KernelCall& c) {
-         std::vector<int64_t> axes;
-         if (c.since < 13) {
-           const auto* a = c.attr("axes");
-           if (!a) throw Error(ErrorCode::invalid_model, c.label() + ": attribute 'axes' is required");
-           axes.assign(a->ints().begin(), a->ints().end());
-         } else {
-           axes = support::read_ints(c.tensor(1), "Unsqueeze: axes");
-         }
-         return one(support::Unsqueeze(c.tensor(0), axes));
-       }}},
+      {"SequenceConstruct",
+       {{11},
+        11,
+        {},
+        [](const KernelCall& c) {
+          std::vector<Tensor> ts;
+          for (size_t i = 0; i < c.in.size(); ++i) ts.push_back(c.tensor(i));
+          return one(support::SequenceConstruct(ts));
+        }}},
+      {"SequenceEmpty",
+       {{11},
+        11,
+        {},
+        [](const KernelCall& c) {
+          const int64_t d = c.attr_int("dtype", 1);
+          return one(support::SequenceEmpty(
+              dtype_from_onnx(static_cast<int32_t>(d), c.label() + ": dtype")));
+        }}},
+      {"SequenceLength",
+       {{11},
+        11,
+        {},
+        [](const KernelCall& c) { return one(support::SequenceLength(c.sequence(0))); }}},
+      {"ConcatFromSequence",
+       {{11},
+        11,
+        {},
+        [](const KernelCall& c) {
+          return one(support::ConcatFromSequence(c.sequence(0), c.attr_int("axis", std::nullopt),
+                                                 c.attr_int("new_axis", 0)));
+        }}},
+      {"Identity",
+       {{1, 13, 14, 16, 19, 21, 23, 24},
+        1,
+        {},
+        [](const KernelCall& c) { return one(support::Identity(c.value(0))); }}},
+      {"Add",
+       {{1, 6, 7, 13, 14},
+        7,
+        {},
+        [](const KernelCall& c) { return one(support::Add(c.tensor(0), c.tensor(1))); }}},
+      {"Shape",
+       {{1, 13, 15, 19, 21, 23, 24},
+        1,
+        {},
+        [](const KernelCall& c) {
+          std::optional<int64_t> start, end;
+          if (c.since >= 15) {
+            if (const auto* a = c.attr("start")) start = a->i();
+            if (const auto* a = c.attr("end")) end = a->i();
+          }
+          return one(support::Shape(c.tensor(0), start, end));
+        }}},
+      {"Constant",
+       {{1, 9, 11, 12, 13, 19, 21, 23, 24},
+        1,
+        {},
+        [](const KernelCall& c) {
+          if (c.node.attribute_size() != 1)
+            throw Error(ErrorCode::invalid_model,
+                        c.label() + ": exactly one value attribute is required, got " +
+                            std::to_string(c.node.attribute_size()));
+          return one(support::Constant(c.node.attribute(0)));
+        }}},
+      {"Slice",
+       {{1, 10, 11, 13},
+        10,
+        {},
+        [](const KernelCall& c) {
+          return one(support::Slice(c.tensor(0), c.tensor(1), c.tensor(2), c.opt_tensor(3),
+                                    c.opt_tensor(4)));
+        }}},
+      {"Unsqueeze",
+       {{1, 11, 13, 21, 23, 24},
+        1,
+        {},
+        [](const KernelCall& c) {
+          std::vector<int64_t> axes;
+          if (c.since < 13) {
+            const auto* a = c.attr("axes");
+            if (!a)
+              throw Error(ErrorCode::invalid_model, c.label() + ": attribute 'axes' is required");
+            axes.assign(a->ints().begin(), a->ints().end());
+          } else {
+            axes = support::read_ints(c.tensor(1), "Unsqueeze: axes");
+          }
+          return one(support::Unsqueeze(c.tensor(0), axes));
+        }}},
       {"Not", {{1}, 1, {}, [](const KernelCall& c) { return one(support::Not(c.tensor(0))); }}},
-      {"Optional", {{15}, 15, {}, [](const KernelCall& c) {
-         const auto* t = c.attr("type");
-         return one(support::MakeOptional(c.has(0) ? c.in[0] : std::nullopt,
-                                          t && t->has_tp() ? &t->tp() : nullptr));
-       }}},
-      {"OptionalHasElement", {{15, 18}, 15, {}, [](const KernelCall& c) {
-         return one(support::OptionalHasElement(c.has(0) ? c.in[0] : std::nullopt, c.since));
-       }}},
-      {"OptionalGetElement", {{15, 18}, 15, {}, [](const KernelCall& c) {
-         return one(support::OptionalGetElement(c.value(0), c.since));
-       }}},
+      {"Optional",
+       {{15},
+        15,
+        {},
+        [](const KernelCall& c) {
+          const auto* t = c.attr("type");
+          return one(support::MakeOptional(c.has(0) ? c.in[0] : std::nullopt,
+                                           t && t->has_tp() ? &t->tp() : nullptr));
+        }}},
+      {"OptionalHasElement",
+       {{15, 18},
+        15,
+        {},
+        [](const KernelCall& c) {
+          return one(support::OptionalHasElement(c.has(0) ? c.in[0] : std::nullopt, c.since));
+        }}},
+      {"OptionalGetElement",
+       {{15, 18},
+        15,
+        {},
+        [](const KernelCall& c) { return one(support::OptionalGetElement(c.value(0), c.since)); }}},
       {"Loop", {{1, 11, 13, 16, 19, 21, 23, 24}, 1, {"body"}, run_loop}},
       {"If", {{1, 11, 13, 16, 19, 21, 23, 24}, 1, {"then_branch", "else_branch"}, run_if}},
   };

@@ -67,9 +67,9 @@ Sequence SequenceConstruct(const std::vector<Tensor>& inputs) {
 
 Sequence SequenceEmpty(DataType dtype) {
   if (!is_supported(dtype))
-    throw Error(ErrorCode::unsupported_type,
-                "SequenceEmpty: dtype " + dtype_name_any(static_cast<int32_t>(dtype)) +
-                    " is not one of the 15 tensor types");
+    throw Error(ErrorCode::unsupported_type, "SequenceEmpty: dtype " +
+                                                 dtype_name_any(static_cast<int32_t>(dtype)) +
+                                                 " is not one of the 15 tensor types");
   return Sequence(dtype);
 }
 
@@ -87,8 +87,9 @@ Tensor ConcatFromSequence(const Sequence& s, int64_t axis, int64_t new_axis) {
     throw Error(ErrorCode::invalid_argument,
                 "ConcatFromSequence: new_axis must be 0 or 1, got " + std::to_string(new_axis));
   if (s.empty())
-    throw Error(ErrorCode::invalid_argument,
-                "ConcatFromSequence: the input sequence is empty; there is no tensor to concatenate");
+    throw Error(
+        ErrorCode::invalid_argument,
+        "ConcatFromSequence: the input sequence is empty; there is no tensor to concatenate");
   const Tensor& first = s.at(0);
   const auto r = static_cast<int64_t>(first.rank());
   const int64_t lo = new_axis ? -r - 1 : -r, hi = new_axis ? r : r - 1;
@@ -153,14 +154,16 @@ Tensor Add(const Tensor& a, const Tensor& b) {
                 "Add: type " + std::string(dtype_name(d)) + " is not a numeric type of Add");
   const size_t r = std::max(a.rank(), b.rank());
   seqconf::Shape sa(r, 1), sb(r, 1), out(r, 1);
-  std::copy(a.shape().begin(), a.shape().end(), sa.begin() + static_cast<std::ptrdiff_t>(r - a.rank()));
-  std::copy(b.shape().begin(), b.shape().end(), sb.begin() + static_cast<std::ptrdiff_t>(r - b.rank()));
+  std::copy(a.shape().begin(), a.shape().end(),
+            sa.begin() + static_cast<std::ptrdiff_t>(r - a.rank()));
+  std::copy(b.shape().begin(), b.shape().end(),
+            sb.begin() + static_cast<std::ptrdiff_t>(r - b.rank()));
   for (size_t k = 0; k < r; ++k) {
     if (sa[k] != sb[k] && sa[k] != 1 && sb[k] != 1)
       throw Error(ErrorCode::shape_mismatch, "Add: shapes " + shape_to_string(a.shape()) + " and " +
                                                  shape_to_string(b.shape()) +
-                                                 " cannot be broadcast (axis " +
-                                                 std::to_string(k) + ")");
+                                                 " cannot be broadcast (axis " + std::to_string(k) +
+                                                 ")");
     out[k] = sa[k] == 1 ? sb[k] : sa[k];
   }
   const size_t n = checked_element_count(out);
@@ -168,8 +171,8 @@ Tensor Add(const Tensor& a, const Tensor& b) {
   return visit_dtype(d, [&](auto tag) -> Tensor {
     constexpr DataType D = decltype(tag)::value;
     using T = storage_t<D>;
-    if constexpr (D == DataType::string || D == DataType::complex64 ||
-                  D == DataType::complex128 || D == DataType::bool_) {
+    if constexpr (D == DataType::string || D == DataType::complex64 || D == DataType::complex128 ||
+                  D == DataType::bool_) {
       throw Error(ErrorCode::unsupported_type, "Add: unsupported type");
     } else {
       std::vector<T> v(n);
@@ -217,7 +220,8 @@ Tensor Shape(const Tensor& data, std::optional<int64_t> start, std::optional<int
 Tensor Constant(const onnx::AttributeProto& attr) {
   const std::string& name = attr.name();
   auto floats = [](std::vector<float> v, bool scalar) {
-    const seqconf::Shape sh = scalar ? seqconf::Shape{} : seqconf::Shape{static_cast<int64_t>(v.size())};
+    const seqconf::Shape sh =
+        scalar ? seqconf::Shape{} : seqconf::Shape{static_cast<int64_t>(v.size())};
     return Tensor::from_values<DataType::float32>(sh, std::move(v));
   };
   if (name == "value") return tensor_from_proto(attr.t());
@@ -229,7 +233,8 @@ Tensor Constant(const onnx::AttributeProto& attr) {
                                                 {attr.ints().begin(), attr.ints().end()});
   if (name == "value_string") return Tensor::from_strings({}, {attr.s()});
   if (name == "value_strings")
-    return Tensor::from_strings({attr.strings_size()}, {attr.strings().begin(), attr.strings().end()});
+    return Tensor::from_strings({attr.strings_size()},
+                                {attr.strings().begin(), attr.strings().end()});
   if (name == "sparse_value")
     throw Error(ErrorCode::not_supported, "Constant: sparse_value is not supported");
   throw Error(ErrorCode::invalid_argument, "Constant: unknown attribute '" + name + "'");
@@ -251,24 +256,26 @@ Tensor Slice(const Tensor& data, const Tensor& starts_t, const Tensor& ends_t,
   }
   steps = steps_t ? read_ints(*steps_t, "Slice: steps") : std::vector<int64_t>(starts.size(), 1);
   if (ends.size() != starts.size() || axes.size() != starts.size() || steps.size() != starts.size())
-    throw Error(ErrorCode::invalid_argument,
-                "Slice: starts " + ints_to_string(starts) + ", ends " + ints_to_string(ends) +
-                    ", axes " + ints_to_string(axes) + " and steps " + ints_to_string(steps) +
-                    " differ in length");
+    throw Error(ErrorCode::invalid_argument, "Slice: starts " + ints_to_string(starts) + ", ends " +
+                                                 ints_to_string(ends) + ", axes " +
+                                                 ints_to_string(axes) + " and steps " +
+                                                 ints_to_string(steps) + " differ in length");
   std::vector<int64_t> begin(static_cast<size_t>(r), 0), step(static_cast<size_t>(r), 1);
   seqconf::Shape out = data.shape();
   std::vector<bool> seen(static_cast<size_t>(r), false);
   for (size_t i = 0; i < axes.size(); ++i) {
     int64_t ax = axes[i];
     if (ax < -r || ax >= r)
-      throw Error(ErrorCode::axis_out_of_range,
-                  "Slice: axis " + std::to_string(ax) + " is outside [" + std::to_string(-r) +
-                      ", " + std::to_string(r - 1) + "]");
+      throw Error(ErrorCode::axis_out_of_range, "Slice: axis " + std::to_string(ax) +
+                                                    " is outside [" + std::to_string(-r) + ", " +
+                                                    std::to_string(r - 1) + "]");
     if (ax < 0) ax += r;
     const auto k = static_cast<size_t>(ax);
-    if (seen[k]) throw Error(ErrorCode::invalid_argument, "Slice: axis " + std::to_string(ax) + " repeats");
+    if (seen[k])
+      throw Error(ErrorCode::invalid_argument, "Slice: axis " + std::to_string(ax) + " repeats");
     seen[k] = true;
-    if (steps[i] == 0) throw Error(ErrorCode::invalid_argument, "Slice: step 0 on axis " + std::to_string(ax));
+    if (steps[i] == 0)
+      throw Error(ErrorCode::invalid_argument, "Slice: step 0 on axis " + std::to_string(ax));
     const int64_t d = data.shape()[k];
     int64_t s = starts[i], e = ends[i];
     if (s < 0) s += d;
@@ -308,17 +315,19 @@ Tensor Unsqueeze(const Tensor& data, const std::vector<int64_t>& axes) {
   std::vector<bool> is_new(static_cast<size_t>(r_out), false);
   for (int64_t ax : axes) {
     if (ax < -r_out || ax >= r_out)
-      throw Error(ErrorCode::axis_out_of_range,
-                  "Unsqueeze: axis " + std::to_string(ax) + " is outside [" +
-                      std::to_string(-r_out) + ", " + std::to_string(r_out - 1) + "]");
+      throw Error(ErrorCode::axis_out_of_range, "Unsqueeze: axis " + std::to_string(ax) +
+                                                    " is outside [" + std::to_string(-r_out) +
+                                                    ", " + std::to_string(r_out - 1) + "]");
     const auto k = static_cast<size_t>(ax < 0 ? ax + r_out : ax);
     if (is_new[k])
-      throw Error(ErrorCode::invalid_argument, "Unsqueeze: axes " + ints_to_string(axes) + " repeat axis " + std::to_string(k));
+      throw Error(ErrorCode::invalid_argument,
+                  "Unsqueeze: axes " + ints_to_string(axes) + " repeat axis " + std::to_string(k));
     is_new[k] = true;
   }
   seqconf::Shape out;
   size_t j = 0;
-  for (size_t k = 0; k < static_cast<size_t>(r_out); ++k) out.push_back(is_new[k] ? 1 : data.shape()[j++]);
+  for (size_t k = 0; k < static_cast<size_t>(r_out); ++k)
+    out.push_back(is_new[k] ? 1 : data.shape()[j++]);
   return data.reshaped(out);
 }
 
@@ -338,8 +347,7 @@ Optional MakeOptional(const std::optional<Value>& input, const onnx::TypeProto* 
       throw Error(ErrorCode::invalid_argument, "Optional: input is already an optional");
     return make_optional(*input);
   }
-  if (!type)
-    throw Error(ErrorCode::invalid_argument, "Optional: no input and no 'type' attribute");
+  if (!type) throw Error(ErrorCode::invalid_argument, "Optional: no input and no 'type' attribute");
   Optional o;
   if (type->has_tensor_type()) {
     o.holds_sequence = false;
@@ -349,7 +357,8 @@ Optional MakeOptional(const std::optional<Value>& input, const onnx::TypeProto* 
     o.elem_type = dtype_from_onnx(type->sequence_type().elem_type().tensor_type().elem_type(),
                                   "Optional: type");
   } else {
-    throw Error(ErrorCode::not_supported, "Optional: 'type' is neither a tensor nor a sequence of tensors");
+    throw Error(ErrorCode::not_supported,
+                "Optional: 'type' is neither a tensor nor a sequence of tensors");
   }
   return o;
 }
@@ -366,8 +375,8 @@ Tensor OptionalHasElement(const std::optional<Value>& input, int64_t since_versi
     has = input->optional().element != nullptr;
   } else {
     if (since_version < 18)
-      throw Error(ErrorCode::not_a_tensor, "OptionalHasElement-15: input must be an optional, got " +
-                                               input->describe());
+      throw Error(ErrorCode::not_a_tensor,
+                  "OptionalHasElement-15: input must be an optional, got " + input->describe());
     has = true;
   }
   return Tensor::from_values<DataType::bool_>({}, {static_cast<uint8_t>(has)});
@@ -379,8 +388,8 @@ Tensor OptionalHasElement(const std::optional<Value>& input, int64_t since_versi
 Value OptionalGetElement(const Value& input, int64_t since_version) {
   if (!input.is_optional()) {
     if (since_version < 18)
-      throw Error(ErrorCode::not_a_tensor, "OptionalGetElement-15: input must be an optional, got " +
-                                               input.describe());
+      throw Error(ErrorCode::not_a_tensor,
+                  "OptionalGetElement-15: input must be an optional, got " + input.describe());
     return input;
   }
   if (!input.optional().element)

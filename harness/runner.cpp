@@ -1,0 +1,258 @@
+#include "harness/runner.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+
+#include "harness/compare.h"
+#include "harness/static_checks.h"
+#include "reference/error.h"
+
+namespace seqconf {
+
+namespace {
+
+Status status_of(RunError::Kind k) {
+  switch (k) {
+    case RunError::Kind::not_supported:
+      return Status::not_supported;
+    case RunError::Kind::crash:
+      return Status::crash;
+    case RunError::Kind::timeout:
+      return Status::timeout;
+    default:
+      return Status::error;
+  }
+}
+
+std::string describe_error(const RunError& e) {
+  std::string s = std::string(run_error_kind_name(e.kind));
+  if (!e.code.empty()) s += " " + e.code;
+  return s + ": " + e.message;
+}
+
+// A runtime rejected the case (while preparing or running): fills the outcome.
+void rejected(Outcome& o, const RunError& e, const std::optional<std::string>& expected_code) {
+  o.actual = describe_error(e);
+  if (!expected_code) {
+    o.status = status_of(e.kind);
+    o.reason = std::string(run_error_kind_name(e.kind));
+    o.message = "rejected a valid case: " + o.actual;
+    return;
+  }
+  // Crashes and timeouts are never a correct rejection.
+  if (e.kind == RunError::Kind::crash || e.kind == RunError::Kind::timeout) {
+    o.status = status_of(e.kind);
+    o.reason = std::string(run_error_kind_name(e.kind));
+    o.message = o.actual;
+    return;
+  }
+  // Only the reference has the stable codes; other runtimes' rejections count as rejections.
+  if (!e.code.empty() && e.code != *expected_code) {
+    o.status = Status::fail;
+    o.reason = "wrong_error_code";
+    o.message = "expected error " + *expected_code + ", got " + e.code + ": " + e.message;
+    return;
+  }
+  o.status = Status::pass;
+}
+
+}  // namespace
+
+Outcome run_case(const Case& c, Runtime& runtime, const RunOptions& options) {
+  const auto t0 = std::chrono::steady_clock::now();
+  Outcome o;
+  o.case_id = c.id;
+  o.source = c.source;
+  o.op = c.op;
+  o.dtype = c.dtype;
+  const std::optional<std::string> expected_code = c.expected_error_for(options.strict);
+  auto finish = [&]() -> Outcome {
+    o.duration_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    return o;
+  };
+  LoadedCase lc;
+  try {
+    lc = load_case(c);
+  } catch (const std::exception& e) {
+    o.status = Status::error;
+    o.reason = "load_error";
+    o.message = e.what();
+    return finish();
+  }
+  if (options.static_checks) {
+    static const std::vector<Value> kNone;
+    o.findings = static_findings(
+        lc.model, lc.data_sets.front().outputs.empty() ? kNone : lc.data_sets.front().outputs);
+  }
+  o.expected =
+      expected_code ? "error " + *expected_code : summarize_values(lc.data_sets.front().outputs);
+  if (!expected_code)
+    for (const auto& ds : lc.data_sets)
+      if (ds.outputs.empty()) {
+        o.status = Status::error;
+        o.reason = "load_error";
+        o.message = (c.dir / ds.name).string() + ": no output_K.pb and no error expectation";
+        return finish();
+      }
+  RunError prep_error;
+  std::unique_ptr<PreparedModel> prepared;
+  try {
+    prepared = runtime.prepare(c.dir / "model.onnx", lc.model, &prep_error);
+  } catch (const std::exception& e) {
+    prep_error.kind = RunError::Kind::internal;
+    prep_error.message = std::string("exception while preparing: ") + e.what();
+  }
+  if (!prepared) {
+    rejected(o, prep_error, expected_code);
+    return finish();
+  }
+  for (const DataSet& ds : lc.data_sets) {
+    RunResult r;
+    try {
+      r = prepared->run(ds.inputs);
+    } catch (const std::exception& e) {
+      r.ok = false;
+      r.error.kind = RunError::Kind::internal;
+      r.error.message = std::string("exception while running: ") + e.what();
+    }
+    for (auto& a : r.ambiguities)
+      if (std::find(o.ambiguities.begin(), o.ambiguities.end(), a) == o.ambiguities.end())
+        o.ambiguities.push_back(a);
+    if (!r.ok) {
+      rejected(o, r.error, expected_code);
+      if (o.status != Status::pass) {
+        o.message = ds.name + ": " + o.message;
+        return finish();
+      }
+      continue;
+    }
+    o.actual = summarize_values(r.outputs);
+    if (expected_code) {
+      o.status = Status::fail;
+      o.reason = "accepted_invalid";
+      o.message = ds.name + ": accepted an input that must be rejected with " + *expected_code +
+                  "; gave " + o.actual;
+      return finish();
+    }
+    Comparison cmp = compare_outputs(ds.outputs, r.outputs, c.tolerance);
+    if (!cmp.ok) {
+      o.status = Status::fail;
+      o.reason = cmp.reason;
+      o.message = ds.name + ": " + cmp.message;
+      return finish();
+    }
+  }
+  o.status = Status::pass;
+  return finish();
+}
+
+std::vector<Outcome> run_cases(const std::vector<Case>& cases, Runtime& runtime,
+                               const RunOptions& options, const ProgressFn& progress) {
+  std::vector<Outcome> out;
+  out.reserve(cases.size());
+  for (const Case& c : cases) {
+    out.push_back(run_case(c, runtime, options));
+    if (progress) progress(out.back());
+  }
+  return out;
+}
+
+std::vector<Case> select_cases(const CaseSelection& sel, std::vector<std::string>* notes) {
+  if (sel.source != "all" && sel.source != "onnx-backend" && sel.source != "corpus")
+    throw Error(ErrorCode::invalid_argument,
+                "unknown source '" + sel.source + "' (onnx-backend, corpus or all)");
+  std::vector<Case> cases;
+  auto add = [&](const std::string& source, auto&& load) {
+    if (sel.source != "all" && sel.source != source) return;
+    try {
+      auto v = load();
+      cases.insert(cases.end(), v.begin(), v.end());
+    } catch (const Error& e) {
+      if (sel.source != "all" || e.code() != ErrorCode::io_error) throw;
+      if (notes) notes->push_back(source + " skipped: " + e.what());
+    }
+  };
+  add("onnx-backend", [&] {
+    return discover_onnx_backend(sel.onnx_testdata.empty() ? default_onnx_testdata_root()
+                                                           : sel.onnx_testdata);
+  });
+  add("corpus", [&] {
+    if (sel.corpus.empty()) throw Error(ErrorCode::io_error, "no corpus directory given");
+    return load_corpus(sel.corpus);
+  });
+  if (!sel.filters.empty()) {
+    cases.erase(std::remove_if(cases.begin(), cases.end(),
+                               [&](const Case& c) {
+                                 return std::none_of(
+                                     sel.filters.begin(), sel.filters.end(),
+                                     [&](const std::string& f) { return id_matches(f, c.id); });
+                               }),
+                cases.end());
+  }
+  return cases;
+}
+
+Tally tally(const std::vector<Outcome>& outcomes) {
+  Tally t;
+  for (const auto& o : outcomes) {
+    ++t.total;
+    switch (o.status) {
+      case Status::pass:
+        ++t.pass;
+        break;
+      case Status::fail:
+        ++t.fail;
+        break;
+      case Status::error:
+        ++t.error;
+        break;
+      case Status::not_supported:
+        ++t.not_supported;
+        break;
+      case Status::crash:
+        ++t.crash;
+        break;
+      case Status::timeout:
+        ++t.timeout;
+        break;
+      case Status::skipped:
+        ++t.skipped;
+        break;
+    }
+    t.findings += o.findings.size();
+    t.ambiguities += o.ambiguities.size();
+  }
+  return t;
+}
+
+std::string summary_line(const Tally& t, const std::string& runtime) {
+  auto n = [](size_t v) { return std::to_string(v); };
+  return runtime + ": " + n(t.total) + " cases: " + n(t.pass) + " pass, " + n(t.fail) + " fail, " +
+         n(t.error) + " error, " + n(t.not_supported) + " not_supported, " + n(t.crash) +
+         " crash, " + n(t.timeout) + " timeout, " + n(t.skipped) + " skipped; " + n(t.findings) +
+         " static findings, " + n(t.ambiguities) + " ambiguities met";
+}
+
+std::string outcome_line(const Outcome& o) {
+  std::string s(status_name(o.status));
+  std::transform(s.begin(), s.end(), s.begin(), ::toupper);
+  s += " " + o.case_id;
+  if (!o.reason.empty()) s += " [" + o.reason + "]";
+  if (!o.message.empty()) s += " " + o.message;
+  return s;
+}
+
+}  // namespace seqconf
+
+#ifndef SEQCONF_DEFAULT_CORPUS
+#define SEQCONF_DEFAULT_CORPUS "fixtures/corpus"
+#endif
+
+namespace seqconf {
+std::filesystem::path default_corpus_root() {
+  if (const char* env = std::getenv("SEQCONF_CORPUS"); env && *env) return env;
+  return SEQCONF_DEFAULT_CORPUS;
+}
+}  // namespace seqconf

@@ -1,0 +1,70 @@
+#include "runtimes/reference_runtime.h"
+
+#include "reference/error.h"
+#include "reference/interpreter/interpreter.h"
+
+#ifndef SEQCONF_VERSION
+#define SEQCONF_VERSION "unknown"
+#endif
+
+namespace seqconf {
+
+namespace {
+
+class ReferencePrepared : public PreparedModel {
+ public:
+  ReferencePrepared(interp::InterpretedModel model, Policy policy)
+      : model_(std::move(model)), policy_(policy) {}
+
+  RunResult run(const std::vector<Value>& inputs) override {
+    RunResult r;
+    Context ctx;
+    ctx.policy = policy_;
+    try {
+      r.outputs = model_.run(inputs, ctx);
+      r.ok = true;
+    } catch (const Error& e) {
+      r.error = run_error_from(e);
+    } catch (const std::exception& e) {
+      r.error.kind = RunError::Kind::internal;
+      r.error.message = e.what();
+    }
+    r.ambiguities = std::move(ctx.ambiguities);
+    return r;
+  }
+
+ private:
+  interp::InterpretedModel model_;
+  Policy policy_;
+};
+
+}  // namespace
+
+RunError run_error_from(const Error& e) {
+  RunError r;
+  r.kind = e.code() == ErrorCode::not_supported ? RunError::Kind::not_supported
+                                                : RunError::Kind::invalid_input;
+  r.message = e.what();
+  r.code = std::string(error_code_name(e.code()));
+  return r;
+}
+
+std::string ReferenceRuntime::version() const { return SEQCONF_VERSION; }
+
+std::unique_ptr<PreparedModel> ReferenceRuntime::prepare(const std::filesystem::path&,
+                                                         const onnx::ModelProto& model,
+                                                         RunError* error) {
+  try {
+    return std::make_unique<ReferencePrepared>(interp::InterpretedModel::prepare(model), policy_);
+  } catch (const Error& e) {
+    if (error) *error = run_error_from(e);
+  } catch (const std::exception& e) {
+    if (error) {
+      error->kind = RunError::Kind::internal;
+      error->message = e.what();
+    }
+  }
+  return nullptr;
+}
+
+}  // namespace seqconf

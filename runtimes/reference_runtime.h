@@ -1,0 +1,32 @@
+// The reference as a Runtime: the graph interpreter of reference/interpreter under a policy.
+#pragma once
+
+#include <memory>
+
+#include "reference/context.h"
+#include "runtimes/runtime.h"
+
+namespace seqconf {
+
+class ReferenceRuntime : public Runtime {
+ public:
+  explicit ReferenceRuntime(Policy policy = Policy::lenient) : policy_(policy) {}
+  std::string name() const override { return "reference"; }
+  std::string version() const override;  // the project version
+  std::string location() const override {
+    return policy_ == Policy::strict ? "policy=strict" : "policy=lenient";
+  }
+  Policy policy() const { return policy_; }
+  // A rejected model fills *error with kind not_supported (ErrorCode::not_supported) or
+  // invalid_input, and code = the reference's stable error code name.
+  std::unique_ptr<PreparedModel> prepare(const std::filesystem::path& model_path,
+                                         const onnx::ModelProto& model, RunError* error) override;
+
+ private:
+  Policy policy_;
+};
+
+// The RunError a reference Error maps to (kind from the code, code name kept).
+RunError run_error_from(const class Error& e);
+
+}  // namespace seqconf
