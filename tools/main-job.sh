@@ -1,5 +1,112 @@
 #!/usr/bin/env bash
-# The main job of ./run.sh: the conformance runs and their reports.
-set -euo pipefail
+# The main job of ./run.sh: runs every case (--source all) on the reference and on every other
+# runtime `seqconf runtimes` lists, writes build/reports/<runtime>.{json,xml,html} and
+# build/reports/index.html (the runtimes side by side), and prints each summary.
+#
+# Exit status: 0 when the reference has no unexpected outcome, 1 when it has (or could not
+# run). Unexpected outcomes of the other runtimes are reported, not fatal.
+#
+# Environment: SEQCONF_JOBS (worker threads per run, default: number of CPUs, at most 2),
+# SEQCONF_RUNTIMES (space-separated runtime specs to run instead of asking `seqconf runtimes`).
+set -uo pipefail
 cd "$(dirname "$0")/.."
-build/seqconf --help
+
+seqconf=build/seqconf
+out=build/reports
+jobs="${SEQCONF_JOBS:-$(($(nproc) < 2 ? $(nproc) : 2))}"
+mkdir -p "$out"
+rm -f "$out"/*.json "$out"/*.xml "$out"/*.html
+
+# The generated corpus: the committed one when present, else generated into the build tree.
+corpus=fixtures/corpus
+if [[ ! -d "$corpus" ]]; then
+  corpus=build/corpus
+  echo "== generating the corpus into $corpus"
+  if ! "$seqconf" generate --out "$corpus" --force --quiet; then
+    echo "== corpus generation failed; running the ONNX backend cases only" >&2
+    corpus=""
+  fi
+fi
+
+# Runtimes: the reference first, then whatever `seqconf runtimes` lists as available (first
+# word of each line; lines starting with # and the reference are skipped).
+runtimes=(reference)
+if [[ -n "${SEQCONF_RUNTIMES:-}" ]]; then
+  read -r -a runtimes <<<"$SEQCONF_RUNTIMES"
+elif listed="$("$seqconf" runtimes 2>/dev/null)"; then
+  while read -r spec _; do
+    spec="${spec%:}"
+    [[ -z "$spec" || "$spec" == \#* || "$spec" == reference ]] && continue
+    runtimes+=("$spec")
+  done <<<"$listed"
+fi
+
+# File name of a runtime spec: its name (before '='), made safe.
+stem_of() {
+  local name="${1%%=*}"
+  printf '%s' "${name//[^A-Za-z0-9_.-]/_}"
+}
+
+reference_status=0
+declare -A run_status=()
+jsons=()
+for spec in "${runtimes[@]}"; do
+  stem="$(stem_of "$spec")"
+  args=(run --runtime "$spec" --source all --jobs "$jobs"
+    --report "$out/$stem.json" --junit "$out/$stem.xml" --html "$out/$stem.html")
+  [[ -n "$corpus" ]] && args+=(--corpus "$corpus")
+  expectations="reports/expectations/$stem.json"
+  [[ -f "$expectations" ]] && args+=(--expectations "$expectations")
+  echo
+  echo "== $spec: $seqconf ${args[*]}"
+  "$seqconf" "${args[@]}" >"$out/$stem.log" 2>&1
+  rc=$?
+  # The log holds one line per non-passing case; show its end (the summary table).
+  tail -n 12 "$out/$stem.log"
+  run_status[$spec]=$rc
+  [[ -f "$out/$stem.json" ]] && jsons+=("$out/$stem.json")
+  if [[ "$spec" == reference && $rc -ne 0 ]]; then reference_status=1; fi
+done
+
+if ((${#jsons[@]})); then
+  "$seqconf" merge "${jsons[@]}" --index "$out/index.html" >/dev/null ||
+    echo "== could not write $out/index.html" >&2
+fi
+
+echo
+echo "== reports in $out/"
+for spec in "${runtimes[@]}"; do
+  stem="$(stem_of "$spec")"
+  rc="${run_status[$spec]}"
+  case "$rc" in
+    0) verdict="no unexpected outcome" ;;
+    1) verdict="UNEXPECTED outcomes" ;;
+    *) verdict="did not run (exit $rc, see $out/$stem.log)" ;;
+  esac
+  line=""
+  if [[ -f "$out/$stem.json" ]]; then
+    line="$(/usr/bin/python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+s = r["summary"]
+print("{} {}: {} cases, {} passed, {} failed, {} errored, {} not supported, {} crashed, "
+      "{} timed out, {} skipped; {} expected failures, {} unexpected failures, "
+      "{} unexpected passes{}".format(
+          r["runtime"]["name"], r["runtime"]["version"], s["total"], s["passed"], s["failed"],
+          s["errored"], s["not_supported"], s["crashed"], s["timed_out"], s["skipped"],
+          s["expected_failures"], s["unexpected_failures"], s["unexpected_passes"],
+          "" if r["complete"] else " (INCOMPLETE)"))' "$out/$stem.json" 2>/dev/null)"
+  fi
+  echo "  $spec: $verdict"
+  [[ -n "$line" ]] && echo "    $line"
+  for ext in json xml html log; do
+    [[ -f "$out/$stem.$ext" ]] && echo "    $out/$stem.$ext"
+  done
+done
+[[ -f "$out/index.html" ]] && echo "  side by side: $out/index.html"
+
+if ((reference_status)); then
+  echo "== the reference has unexpected outcomes: failing the job" >&2
+  exit 1
+fi
+exit 0

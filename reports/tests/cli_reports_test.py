@@ -1,0 +1,113 @@
+#!/usr/bin/python3
+"""End-to-end check of the reports of `seqconf run` and `seqconf merge` on the ONNX backend
+cases with the reference:
+
+  - a normal run writes JSON, JUnit and HTML; every JSON/XML written here validates;
+  - shards 1/2 and 2/2 merged equal the unsharded run (cases and summary, times ignored);
+  - --jobs 2 gives the same cases as --jobs 1;
+  - an expectations entry on a passing case makes an unexpected pass (exit 1);
+  - an interrupted run (a real SIGINT after 3 cases, --stop-after) writes complete=false, exit 1;
+  - usage errors (bad --shard, unreadable expectations) exit 2.
+
+  cli_reports_test.py SEQCONF SCHEMA VALIDATOR WORKDIR
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+SEQCONF, SCHEMA, VALIDATOR, WORK = sys.argv[1:5]
+failures = []
+
+
+def check(cond, what):
+    print(("ok:   " if cond else "FAIL: ") + what)
+    if not cond:
+        failures.append(what)
+
+
+def run(*args):
+    p = subprocess.run([SEQCONF, *args], capture_output=True, text=True, timeout=600)
+    return p.returncode, p.stdout + p.stderr
+
+
+def load(name):
+    with open(os.path.join(WORK, name), encoding="utf-8") as f:
+        return json.load(f)
+
+
+def comparable(cases):
+    return [{k: v for k, v in c.items() if k != "duration_ms"} for c in cases]
+
+
+def path(name):
+    return os.path.join(WORK, name)
+
+
+shutil.rmtree(WORK, ignore_errors=True)
+os.makedirs(WORK)
+base = ["run", "--runtime", "reference", "--source", "onnx-backend"]
+
+rc, out = run(*base, "--report", path("full.json"), "--junit", path("full.xml"),
+              "--html", path("full.html"))
+full = load("full.json")
+total = full["summary"]["total"]
+check(rc == (1 if full["summary"]["unexpected_failures"] else 0),
+      f"normal run exit code {rc} agrees with its summary")
+check(total > 0 and len(full["cases"]) == total, f"normal run has {total} cases")
+check(full["complete"] is True, "normal run is complete")
+check(full["options"].get("source") == "onnx-backend", "options are recorded")
+check(os.path.getsize(path("full.html")) > 0 and os.path.getsize(path("full.xml")) > 0,
+      "JUnit and HTML written")
+check("passed/total" in out, "the summary table is printed")
+
+rc1, _ = run(*base, "--shard", "1/2", "--report", path("shard1.json"))
+rc2, _ = run(*base, "--shard", "2/2", "--report", path("shard2.json"))
+s1, s2 = load("shard1.json"), load("shard2.json")
+check(s1["summary"]["total"] > 0 and s2["summary"]["total"] > 0, "both shards hold cases")
+check(s1["summary"]["total"] + s2["summary"]["total"] == total, "shards partition the cases")
+rc, out = run("merge", path("shard1.json"), path("shard2.json"), "--report", path("merged.json"))
+merged = load("merged.json")
+check(comparable(merged["cases"]) == comparable(full["cases"]), "merged cases == unsharded")
+check(merged["summary"] == full["summary"], "merged summary == unsharded")
+check(merged["matrix"] == full["matrix"], "merged matrix == unsharded")
+check(len(merged["merged_from"]) == 2, "merged_from names both shards")
+
+rc, _ = run(*base, "--jobs", "2", "--report", path("jobs2.json"))
+check(comparable(load("jobs2.json")["cases"]) == comparable(full["cases"]),
+      "--jobs 2 gives the cases of --jobs 1")
+
+passing = next(c["id"] for c in full["cases"] if c["status"] == "pass")
+with open(path("expectations-in.json"), "w", encoding="utf-8") as f:
+    json.dump({"runtime": "reference",
+               "entries": [{"id": passing, "status": "fail", "reason": "test entry",
+                            "link": "https://example.org/x"}]}, f)
+rc, out = run(*base, "--expectations", path("expectations-in.json"),
+              "--report", path("expectations.json"), "--junit", path("expectations.xml"))
+ex = load("expectations.json")
+check(rc == 1, f"unexpected pass exits 1 (got {rc})")
+check(ex["summary"]["unexpected_passes"] == 1, "one unexpected pass counted")
+case = next(c for c in ex["cases"] if c["id"] == passing)
+check(case["verdict"] == "unexpected_pass" and case["expectation"]["reason"] == "test entry",
+      "the case carries its verdict and expectation")
+
+rc, out = run(*base, "--stop-after", "3", "--report", path("interrupted.json"))
+intr = load("interrupted.json")
+check(rc == 1, f"interrupted run exits 1 (got {rc})")
+check(intr["complete"] is False, "interrupted run has complete=false")
+check(intr["summary"]["total"] == 3, f"interrupted run has 3 cases (got {intr['summary']['total']})")
+
+rc, out = run(*base, "--shard", "3/2", "--report", path("bad.json"))
+check(rc == 2 and not os.path.exists(path("bad.json")), f"bad --shard exits 2 (got {rc})")
+rc, out = run(*base, "--expectations", path("missing.json"))
+check(rc == 2, f"missing expectations file exits 2 (got {rc})")
+
+rc = subprocess.run(["/usr/bin/python3", VALIDATOR, SCHEMA] +
+                    [path(n) for n in ("full.json", "shard1.json", "merged.json", "jobs2.json",
+                                       "expectations.json", "interrupted.json", "full.xml",
+                                       "expectations.xml")]).returncode
+check(rc == 0, "every report written validates against the schema")
+
+print(f"{len(failures)} failure(s)")
+sys.exit(1 if failures else 0)
