@@ -6,13 +6,14 @@
 # Exit status: 0 when the reference has no unexpected outcome, 1 when it has (or could not
 # run). Unexpected outcomes of the other runtimes are reported, not fatal.
 #
-# Environment: SEQCONF_JOBS (worker threads per run, default: number of CPUs, at most 2),
+# Environment: SEQCONF_BUILD (build tree, default build), SEQCONF_JOBS (worker threads per run, default: number of CPUs, at most 2),
 # SEQCONF_RUNTIMES (space-separated runtime specs to run instead of asking `seqconf runtimes`).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-seqconf=build/seqconf
-out=build/reports
+build="${SEQCONF_BUILD:-build}"
+seqconf="$build/seqconf"
+out="$build/reports"
 jobs="${SEQCONF_JOBS:-$(($(nproc) < 2 ? $(nproc) : 2))}"
 mkdir -p "$out"
 rm -f "$out"/*.json "$out"/*.xml "$out"/*.html
@@ -20,7 +21,7 @@ rm -f "$out"/*.json "$out"/*.xml "$out"/*.html
 # The generated corpus: the committed one when present, else generated into the build tree.
 corpus=fixtures/corpus
 if [[ ! -d "$corpus" ]]; then
-  corpus=build/corpus
+  corpus="$build/corpus"
   echo "== generating the corpus into $corpus"
   if ! "$seqconf" generate --out "$corpus" --force --quiet; then
     echo "== corpus generation failed; running the ONNX backend cases only" >&2
@@ -28,17 +29,20 @@ if [[ ! -d "$corpus" ]]; then
   fi
 fi
 
-# Runtimes: the reference first, then whatever `seqconf runtimes` lists as available (first
-# word of each line; lines starting with # and the reference are skipped).
+# Runtimes: the reference first, then every other runtime `seqconf runtimes --json` reports
+# as available.
 runtimes=(reference)
 if [[ -n "${SEQCONF_RUNTIMES:-}" ]]; then
   read -r -a runtimes <<<"$SEQCONF_RUNTIMES"
-elif listed="$("$seqconf" runtimes 2>/dev/null)"; then
-  while read -r spec _; do
-    spec="${spec%:}"
-    [[ -z "$spec" || "$spec" == \#* || "$spec" == reference ]] && continue
-    runtimes+=("$spec")
-  done <<<"$listed"
+elif listed="$("$seqconf" runtimes --json 2>/dev/null)"; then
+  while read -r spec; do
+    [[ -n "$spec" && "$spec" != reference ]] && runtimes+=("$spec")
+  done < <(/usr/bin/python3 -c '
+import json, sys
+for r in json.load(sys.stdin):
+    if r.get("available"):
+        print(r["spec"])' <<<"$listed" 2>/dev/null)
+  echo "== runtimes: ${runtimes[*]}"
 fi
 
 # File name of a runtime spec: its name (before '='), made safe.
