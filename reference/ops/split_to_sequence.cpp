@@ -2,6 +2,7 @@
 // "Split a tensor into a sequence of tensors, along the specified 'axis'. Lengths of the parts
 //  can be specified using argument 'split'. 'split' must contain only positive numbers.
 //  'split' is either a scalar (tensor of empty shape), or a 1-D tensor."
+#include <cstring>
 #include <string>
 
 #include "reference/ops/ops.h"
@@ -82,6 +83,46 @@ std::vector<int64_t> chunk_lengths(const Tensor& split, int64_t d, Context& ctx)
   return lengths;
 }
 
+// The chunks of the given lengths along axis a. When every axis before a has size 1, a chunk
+// is a contiguous range of the immutable input and shares its storage. Otherwise each chunk is
+// copied, in one pass over the input: each outer index's row feeds every chunk in turn, so the
+// input is read in order instead of once per chunk with a stride.
+std::vector<Tensor> chunks_along(const Tensor& input, size_t a,
+                                 const std::vector<int64_t>& lengths) {
+  const Shape& shape = input.shape();
+  size_t outer = 1, inner = 1;
+  for (size_t i = 0; i < a; ++i) outer *= static_cast<size_t>(shape[i]);
+  for (size_t i = a + 1; i < shape.size(); ++i) inner *= static_cast<size_t>(shape[i]);
+  std::vector<Tensor> parts;
+  parts.reserve(lengths.size());
+  if (outer <= 1 || inner == 0 || input.dtype() == DataType::string) {
+    int64_t start = 0;
+    for (int64_t len : lengths) {
+      parts.push_back(slice_axis(input, a, start, len));
+      start += len;
+    }
+    return parts;
+  }
+  const size_t es = element_size(input.dtype());
+  std::vector<std::vector<std::byte>> chunks(lengths.size());
+  for (size_t c = 0; c < lengths.size(); ++c)
+    chunks[c].resize(outer * static_cast<size_t>(lengths[c]) * inner * es);
+  const std::byte* from = input.bytes();
+  for (size_t o = 0; o < outer; ++o)
+    for (size_t c = 0; c < lengths.size(); ++c) {
+      const size_t n = static_cast<size_t>(lengths[c]) * inner * es;
+      if (n) std::memcpy(chunks[c].data() + o * n, from, n);
+      from += n;
+    }
+  for (size_t c = 0; c < lengths.size(); ++c) {
+    Shape chunk_shape = shape;
+    chunk_shape[a] = lengths[c];
+    parts.push_back(
+        Tensor::from_bytes(input.dtype(), std::move(chunk_shape), std::move(chunks[c])));
+  }
+  return parts;
+}
+
 }  // namespace
 
 Sequence SplitToSequence(const Tensor& input, const std::optional<Tensor>& split, int64_t axis,
@@ -99,11 +140,7 @@ Sequence SplitToSequence(const Tensor& input, const std::optional<Tensor>& split
   std::vector<Tensor> parts;
   if (split) {
     // keepdims: "If input 'split' is specified, this attribute is ignored."
-    int64_t start = 0;
-    for (int64_t len : chunk_lengths(*split, d, ctx)) {
-      parts.push_back(slice_axis(input, a, start, len));
-      start += len;
-    }
+    parts = chunks_along(input, a, chunk_lengths(*split, d, ctx));
   } else {
     // Without split every chunk has length 1; keepdims: "Keep the split dimension or not.
     // Default 1, which means we keep split dimension."
@@ -112,10 +149,9 @@ Sequence SplitToSequence(const Tensor& input, const std::optional<Tensor>& split
                   "SplitToSequence: keepdims must be 0 or 1, got " + std::to_string(keepdims));
     Shape squeezed = input.shape();
     squeezed.erase(squeezed.begin() + static_cast<std::ptrdiff_t>(a));
-    for (int64_t i = 0; i < d; ++i) {
-      Tensor chunk = slice_axis(input, a, i, 1);
-      parts.push_back(keepdims ? chunk : chunk.reshaped(squeezed));
-    }
+    parts = chunks_along(input, a, std::vector<int64_t>(static_cast<size_t>(d), 1));
+    if (!keepdims)
+      for (Tensor& chunk : parts) chunk = chunk.reshaped(squeezed);
   }
   return Sequence(input.dtype(), std::move(parts));
 }

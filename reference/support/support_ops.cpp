@@ -168,6 +168,7 @@ Tensor Add(const Tensor& a, const Tensor& b) {
   }
   const size_t n = checked_element_count(out);
   const auto st_a = strides_of(sa), st_b = strides_of(sb), st_o = strides_of(out);
+  const bool same_shape = sa == sb;
   return visit_dtype(d, [&](auto tag) -> Tensor {
     constexpr DataType D = decltype(tag)::value;
     using T = storage_t<D>;
@@ -178,22 +179,30 @@ Tensor Add(const Tensor& a, const Tensor& b) {
       std::vector<T> v(n);
       const T* pa = a.data<T>();
       const T* pb = b.data<T>();
-      for (size_t i = 0; i < n; ++i) {
-        size_t ia = 0, ib = 0, rem = i;
-        for (size_t k = 0; k < r; ++k) {
-          const size_t c = rem / st_o[k];
-          rem %= st_o[k];
-          if (sa[k] != 1) ia += c * st_a[k];
-          if (sb[k] != 1) ib += c * st_b[k];
-        }
+      auto add = [](T x, T y) -> T {
         if constexpr (D == DataType::float16) {
-          v[i] = float_to_float16(float16_to_float(pa[ia]) + float16_to_float(pb[ib]));
+          return float_to_float16(float16_to_float(x) + float16_to_float(y));
         } else if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) {
           // Wrap-around like the two's complement hardware runtimes use, without UB.
           using U = std::make_unsigned_t<T>;
-          v[i] = static_cast<T>(static_cast<U>(static_cast<U>(pa[ia]) + static_cast<U>(pb[ib])));
+          return static_cast<T>(static_cast<U>(static_cast<U>(x) + static_cast<U>(y)));
         } else {
-          v[i] = static_cast<T>(pa[ia] + pb[ib]);
+          return static_cast<T>(x + y);
+        }
+      };
+      if (same_shape) {
+        // Equal shapes: no broadcasting, element i of each.
+        for (size_t i = 0; i < n; ++i) v[i] = add(pa[i], pb[i]);
+      } else {
+        for (size_t i = 0; i < n; ++i) {
+          size_t ia = 0, ib = 0, rem = i;
+          for (size_t k = 0; k < r; ++k) {
+            const size_t c = rem / st_o[k];
+            rem %= st_o[k];
+            if (sa[k] != 1) ia += c * st_a[k];
+            if (sb[k] != 1) ib += c * st_b[k];
+          }
+          v[i] = add(pa[ia], pb[ib]);
         }
       }
       return Tensor::from_values<D>(out, std::move(v));

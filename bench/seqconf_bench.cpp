@@ -1,0 +1,377 @@
+// seqconf-bench: each workload on the reference and on ONNX Runtime through the same Runtime
+// interface (runtimes/runtime.h), plus memcpy of the same bytes as the physical baseline.
+//
+// Benchmark names are <op>/<workload>/<runtime>, runtime one of reference, onnxruntime, memcpy
+// (Harness/<source>/<runtime> for whole-harness throughput). Models are prepared and inputs
+// built once, outside the timed loop; the timed loop is PreparedModel::run, so the ORT figures
+// include what the Runtime interface costs there (Values -> OrtValues on every run, outputs
+// copied back into Values). bench/ratios.py turns --benchmark_format=json output into the ratio
+// table.
+#include <sys/resource.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <benchmark/benchmark.h>
+
+#include "bench/models.h"
+#include "harness/runner.h"
+#include "reference/error.h"
+#include "reference/value.h"
+#include "runtimes/onnxruntime.h"
+#include "runtimes/reference_runtime.h"
+
+namespace seqconf::bench {
+namespace {
+
+struct Workload {
+  std::string name;  // <op>/<workload>
+  onnx::ModelProto model;
+  std::function<std::vector<Value>()> make_inputs;
+  // Checks the outputs of one run; returns what is wrong, empty when they are as the spec says.
+  std::function<std::string(const std::vector<Value>&)> check;
+  size_t memcpy_bytes = 0;  // bytes of the physical baseline; 0: none
+  size_t io_bytes = 0;      // bytes of the inputs plus the outputs (for the memory target)
+};
+
+// The inputs of the workload being measured, shared by its runtimes and dropped when the next
+// workload starts (benchmarks run in registration order), so that peak memory stays that of
+// one workload.
+struct LiveInputs {
+  std::string name;
+  std::shared_ptr<const std::vector<Value>> inputs;
+};
+LiveInputs& live() {
+  static LiveInputs l;
+  return l;
+}
+std::shared_ptr<const std::vector<Value>> inputs_of(const Workload& w) {
+  LiveInputs& l = live();
+  if (l.name != w.name) {
+    l.inputs.reset();
+    l.inputs = std::make_shared<const std::vector<Value>>(w.make_inputs());
+    l.name = w.name;
+  }
+  return l.inputs;
+}
+
+double peak_rss_bytes() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return static_cast<double>(u.ru_maxrss) * 1024.0;  // ru_maxrss is in KiB on Linux
+}
+
+void add_counters(benchmark::State& state, const Workload& w) {
+  state.counters["io_bytes"] = static_cast<double>(w.io_bytes);
+  state.counters["peak_rss"] = peak_rss_bytes();
+}
+
+void run_on(benchmark::State& state, const Workload& w, Runtime& runtime) {
+  RunError prep_error;
+  std::unique_ptr<PreparedModel> prepared = runtime.prepare("", w.model, &prep_error);
+  if (!prepared) {
+    state.SkipWithError(("prepare failed: " + prep_error.message).c_str());
+    return;
+  }
+  const auto inputs = inputs_of(w);
+  {
+    // One checked run before timing: a benchmark of a wrong answer is worthless.
+    RunResult r = prepared->run(*inputs);
+    if (!r.ok) {
+      state.SkipWithError(("run failed: " + r.error.message).c_str());
+      return;
+    }
+    if (std::string why = w.check(r.outputs); !why.empty()) {
+      state.SkipWithError(("wrong output: " + why).c_str());
+      return;
+    }
+  }
+  for (auto _ : state) {
+    RunResult r = prepared->run(*inputs);
+    benchmark::DoNotOptimize(r.outputs.data());
+    if (!r.ok) {
+      state.SkipWithError(("run failed: " + r.error.message).c_str());
+      break;
+    }
+  }
+  add_counters(state, w);
+}
+
+void run_memcpy(benchmark::State& state, size_t bytes) {
+  std::vector<char> src(bytes, 1), dst(bytes, 0);
+  for (auto _ : state) {
+    std::memcpy(dst.data(), src.data(), bytes);
+    benchmark::ClobberMemory();
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * static_cast<int64_t>(bytes));
+  benchmark::DoNotOptimize(dst.data());
+}
+
+// ---- inputs -------------------------------------------------------------------------------
+
+Tensor filled(Shape shape, float start) {
+  size_t n = 1;
+  for (int64_t d : shape) n *= static_cast<size_t>(d);
+  std::vector<float> v(n);
+  for (size_t i = 0; i < n; ++i) v[i] = start + static_cast<float>(i % 1000);
+  return Tensor::from_values<DataType::float32>(std::move(shape), std::move(v));
+}
+
+Tensor scalar_i64(int64_t v) { return Tensor::from_values<DataType::int64>({}, {v}); }
+
+// L tensors of `floats` floats each, every one with its own storage.
+Sequence sequence_of(size_t length, int64_t floats) {
+  std::vector<Tensor> ts;
+  ts.reserve(length);
+  for (size_t i = 0; i < length; ++i) ts.push_back(filled({floats}, static_cast<float>(i)));
+  return Sequence(DataType::float32, std::move(ts));
+}
+
+std::string expect_sequence(const std::vector<Value>& out, size_t length, const Shape& first) {
+  if (out.size() != 1 || !out[0].is_sequence()) return "expected one sequence output";
+  const Sequence& s = out[0].sequence();
+  if (s.size() != length)
+    return "expected " + std::to_string(length) + " tensors, got " + std::to_string(s.size());
+  if (length && s.at(0).shape() != first)
+    return "expected first tensor " + shape_to_string(first) + ", got " +
+           shape_to_string(s.at(0).shape());
+  return {};
+}
+
+// ---- workloads ----------------------------------------------------------------------------
+
+std::vector<Workload> workloads() {
+  std::vector<Workload> ws;
+  constexpr int64_t kSide = 4096;
+  const size_t kSplitBytes = static_cast<size_t>(kSide * kSide) * sizeof(float);
+  struct SplitCase {
+    const char* name;
+    int64_t axis;
+    bool with_split;
+    size_t chunks;
+    Shape first;
+  };
+  for (const SplitCase& sc : {SplitCase{"axis0_split64", 0, true, 64, {64, kSide}},
+                              SplitCase{"axis1_split64", 1, true, 64, {kSide, 64}},
+                              SplitCase{"axis0_nosplit", 0, false, 4096, {1, kSide}}}) {
+    Workload w;
+    w.name = std::string("SplitToSequence/") + sc.name;
+    w.model = split_model(kSide, kSide, sc.axis, sc.with_split);
+    const bool with_split = sc.with_split;
+    w.make_inputs = [with_split] {
+      std::vector<Value> in{filled({kSide, kSide}, 0.0f)};
+      if (with_split) in.emplace_back(scalar_i64(64));
+      return in;
+    };
+    w.check = [sc](const std::vector<Value>& out) {
+      return expect_sequence(out, sc.chunks, sc.first);
+    };
+    w.memcpy_bytes = kSplitBytes;
+    w.io_bytes = 2 * kSplitBytes;
+    ws.push_back(std::move(w));
+  }
+
+  for (int64_t floats : {int64_t{1024}, int64_t{16384}}) {
+    const std::string kib = std::to_string(floats * 4 / 1024) + "KiB";
+    for (size_t length : {size_t{1000}, size_t{10000}}) {
+      const std::string suffix = "L" + std::to_string(length) + "_" + kib;
+      const size_t seq_bytes = length * static_cast<size_t>(floats) * sizeof(float);
+      const size_t one = static_cast<size_t>(floats) * sizeof(float);
+      {
+        // "Inserts a tensor at position" 0: every other tensor moves up by one.
+        Workload w;
+        w.name = "SequenceInsert/at0_" + suffix;
+        w.model = insert_model();
+        w.make_inputs = [length, floats] {
+          return std::vector<Value>{sequence_of(length, floats), filled({floats}, -1.0f),
+                                    scalar_i64(0)};
+        };
+        w.check = [length, floats](const std::vector<Value>& out) {
+          std::string why = expect_sequence(out, length + 1, {floats});
+          if (why.empty() && out[0].sequence().at(0).data<float>()[0] != -1.0f)
+            why = "the inserted tensor is not at position 0";
+          return why;
+        };
+        w.memcpy_bytes = seq_bytes;
+        w.io_bytes = 2 * seq_bytes + 2 * one;
+        ws.push_back(std::move(w));
+      }
+      {
+        Workload w;
+        w.name = "SequenceErase/at0_" + suffix;
+        w.model = erase_model();
+        w.make_inputs = [length, floats] {
+          return std::vector<Value>{sequence_of(length, floats), scalar_i64(0)};
+        };
+        w.check = [length, floats](const std::vector<Value>& out) {
+          std::string why = expect_sequence(out, length - 1, {floats});
+          // Tensor i of the input starts with float(i): position 0 now holds tensor 1.
+          if (why.empty() && out[0].sequence().at(0).data<float>()[0] != 1.0f)
+            why = "position 0 does not hold the former tensor 1";
+          return why;
+        };
+        w.memcpy_bytes = seq_bytes;
+        w.io_bytes = 2 * seq_bytes;
+        ws.push_back(std::move(w));
+      }
+      {
+        Workload w;
+        w.name = "SequenceAt/half_" + suffix;
+        w.model = at_model();
+        const auto half = static_cast<int64_t>(length / 2);
+        w.make_inputs = [length, floats, half] {
+          return std::vector<Value>{sequence_of(length, floats), scalar_i64(half)};
+        };
+        w.check = [half, floats](const std::vector<Value>& out) -> std::string {
+          if (out.size() != 1 || !out[0].is_tensor()) return "expected one tensor output";
+          const Tensor& t = out[0].tensor();
+          if (t.shape() != Shape{floats} || t.data<float>()[0] != static_cast<float>(half))
+            return "not the tensor at position " + std::to_string(half);
+          return {};
+        };
+        w.memcpy_bytes = one;
+        w.io_bytes = seq_bytes + one;
+        ws.push_back(std::move(w));
+      }
+    }
+  }
+
+  for (bool add : {false, true}) {
+    for (size_t length : {size_t{100}, size_t{1000}, size_t{10000}}) {
+      constexpr int64_t kFloats = 1024;
+      Workload w;
+      w.name =
+          std::string("SequenceMap/") + (add ? "add_L" : "identity_L") + std::to_string(length);
+      w.model = map_model(kFloats, add);
+      w.make_inputs = [length, add] {
+        std::vector<Value> in{sequence_of(length, kFloats)};
+        if (add) in.emplace_back(filled({kFloats}, 0.5f));
+        return in;
+      };
+      w.check = [length, add](const std::vector<Value>& out) {
+        std::string why = expect_sequence(out, length, {kFloats});
+        // Sample i starts with float(i); the Add body adds 0.5.
+        if (why.empty() && length > 1) {
+          const float got = out[0].sequence().at(1).data<float>()[0];
+          if (got != (add ? 1.5f : 1.0f)) why = "sample 1 has the wrong value";
+        }
+        return why;
+      };
+      const size_t seq_bytes = length * kFloats * sizeof(float);
+      w.memcpy_bytes = seq_bytes;
+      w.io_bytes = 2 * seq_bytes + (add ? kFloats * sizeof(float) : 0);
+      ws.push_back(std::move(w));
+    }
+  }
+
+  {
+    // Per-run overhead: SequenceAt on a 3-element sequence of 2 floats.
+    Workload w;
+    w.name = "SequenceAt/tiny_L3";
+    w.model = at_model();
+    w.make_inputs = [] { return std::vector<Value>{sequence_of(3, 2), scalar_i64(-1)}; };
+    w.check = [](const std::vector<Value>& out) -> std::string {
+      if (out.size() != 1 || !out[0].is_tensor() || out[0].tensor().data<float>()[0] != 2.0f)
+        return "expected the last tensor (position -1)";
+      return {};
+    };
+    w.memcpy_bytes = 2 * sizeof(float);
+    w.io_bytes = 4 * 2 * sizeof(float);
+    ws.push_back(std::move(w));
+  }
+  return ws;
+}
+
+// ---- whole-harness throughput -------------------------------------------------------------
+
+void run_harness(benchmark::State& state, const std::vector<Case>& cases, Runtime& runtime) {
+  size_t pass = 0;
+  for (auto _ : state) {
+    pass = 0;
+    for (const Case& c : cases) pass += run_case(c, runtime).status == Status::pass ? 1 : 0;
+  }
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * cases.size()));
+  state.counters["cases"] = static_cast<double>(cases.size());
+  state.counters["pass"] = static_cast<double>(pass);
+}
+
+}  // namespace
+}  // namespace seqconf::bench
+
+int main(int argc, char** argv) {
+  using namespace seqconf;
+  using namespace seqconf::bench;
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
+
+  struct Named {
+    std::string name;
+    std::unique_ptr<Runtime> runtime;
+  };
+  std::vector<Named> runtimes;
+  runtimes.push_back({"reference", std::make_unique<ReferenceRuntime>()});
+  try {
+    runtimes.push_back({"onnxruntime", make_onnxruntime_runtime(default_onnxruntime_library())});
+    benchmark::AddCustomContext("onnxruntime", runtimes.back().runtime->version() + " at " +
+                                                   runtimes.back().runtime->location());
+  } catch (const std::exception& e) {
+    std::cerr << "seqconf-bench: ONNX Runtime benchmarks skipped: " << e.what() << "\n";
+    benchmark::AddCustomContext("onnxruntime", std::string("skipped: ") + e.what());
+  }
+
+  static const std::vector<Workload> all = workloads();
+  for (const Workload& w : all) {
+    for (Named& r : runtimes) {
+      Runtime* rt = r.runtime.get();
+      benchmark::RegisterBenchmark((w.name + "/" + r.name).c_str(), [&w, rt](benchmark::State& s) {
+        run_on(s, w, *rt);
+      })->Unit(benchmark::kMicrosecond);
+    }
+    if (w.memcpy_bytes) {
+      const size_t bytes = w.memcpy_bytes;
+      benchmark::RegisterBenchmark((w.name + "/memcpy").c_str(), [bytes](benchmark::State& s) {
+        run_memcpy(s, bytes);
+      })->Unit(benchmark::kMicrosecond);
+    }
+  }
+
+  // The generated corpus when present ($SEQCONF_CORPUS or fixtures/corpus), else the ONNX
+  // backend sequence fixtures.
+  static std::vector<Case> cases;
+  std::string source;
+  try {
+    CaseSelection sel;
+    const auto corpus = default_corpus_root();
+    if (std::filesystem::is_directory(corpus)) {
+      sel.source = "corpus";
+      sel.corpus = corpus;
+    } else {
+      sel.source = "onnx-backend";
+    }
+    std::vector<std::string> notes;
+    cases = select_cases(sel, &notes);
+    source = sel.source;
+  } catch (const std::exception& e) {
+    std::cerr << "seqconf-bench: harness benchmarks skipped: " << e.what() << "\n";
+  }
+  if (!cases.empty()) {
+    benchmark::AddCustomContext("harness_cases",
+                                std::to_string(cases.size()) + " cases from " + source);
+    for (Named& r : runtimes) {
+      Runtime* rt = r.runtime.get();
+      benchmark::RegisterBenchmark(("Harness/" + source + "/" + r.name).c_str(),
+                                   [rt](benchmark::State& s) { run_harness(s, cases, *rt); })
+          ->Unit(benchmark::kMillisecond);
+    }
+  }
+
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
