@@ -1,11 +1,27 @@
 #include "runtimes/registry.h"
 
 #include "reference/error.h"
+#include "runtimes/isolated.h"
+#include "runtimes/onnxruntime.h"
+#include "runtimes/process.h"
 #include "runtimes/reference_runtime.h"
 
 namespace seqconf {
 
-std::vector<std::string> known_runtimes() { return {"reference"}; }
+std::vector<std::string> known_runtimes() {
+  return {"reference", "onnxruntime[=LIBRARY]", "onnxruntime-web", "process=COMMAND"};
+}
+
+namespace {
+
+std::unique_ptr<Runtime> isolated(std::unique_ptr<Runtime> runtime, const RuntimeOptions& options) {
+  if (!options.isolate) return runtime;
+  IsolationOptions isolation;
+  if (options.timeout_ms > 0) isolation.timeout_ms = options.timeout_ms;
+  return make_isolated_runtime(std::shared_ptr<Runtime>(std::move(runtime)), isolation);
+}
+
+}  // namespace
 
 std::unique_ptr<Runtime> make_runtime(const std::string& spec, const RuntimeOptions& options) {
   const auto eq = spec.find('=');
@@ -15,7 +31,31 @@ std::unique_ptr<Runtime> make_runtime(const std::string& spec, const RuntimeOpti
     if (!arg.empty())
       throw Error(ErrorCode::invalid_argument,
                   "runtime 'reference' takes no argument, got '" + arg + "'");
-    return std::make_unique<ReferenceRuntime>(options.policy);
+    return isolated(std::make_unique<ReferenceRuntime>(options.policy), options);
+  }
+  ProcessOptions process;
+  if (options.timeout_ms > 0) process.timeout_ms = options.timeout_ms;
+  if (name == "onnxruntime")
+    return isolated(make_onnxruntime_runtime(arg.empty() ? default_onnxruntime_library()
+                                                         : std::filesystem::path(arg)),
+                    options);
+  // Process runtimes run in their own process already (crash and timeout included): isolation
+  // is not stacked on them.
+  if (name == "onnxruntime-web") {
+    if (!arg.empty())
+      throw Error(ErrorCode::invalid_argument,
+                  "runtime 'onnxruntime-web' takes no argument (use process=COMMAND)");
+    std::string why;
+    const std::string command = onnxruntime_web_command(&why);
+    if (command.empty())
+      throw Error(ErrorCode::not_supported, "runtime 'onnxruntime-web' is unavailable: " + why);
+    return make_process_runtime(command, process);
+  }
+  if (name == "process") {
+    if (arg.empty())
+      throw Error(ErrorCode::invalid_argument,
+                  "runtime 'process' needs a command: process=COMMAND");
+    return make_process_runtime(arg, process);
   }
   std::string names;
   for (const auto& n : known_runtimes()) names += (names.empty() ? "" : ", ") + n;
