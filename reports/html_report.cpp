@@ -146,18 +146,30 @@ void case_details(std::ostringstream& h, const Report& r, const CaseRecord& c) {
       << e(a.op) << " ambiguity <code>" << e(a.id) << "</code>: " << e(a.detail) << "</small></dd>";
   }
   row("duration", std::to_string(o.duration_ms) + " ms");
-  h << "<dt>reproduce</dt><dd><pre>" << e(reproduce_command(r, o.case_id)) << "</pre></dd>";
+  h << "<dt>reproduce</dt><dd><pre>" << e(reproduce_command(r, c)) << "</pre></dd>";
   h << "</dl></details>\n";
 }
 
 }  // namespace
 
-std::string reproduce_command(const Report& r, const std::string& case_id) {
-  std::string runtime = r.info.runtime_name;
-  if (const auto it = r.info.options.find("runtime"); it != r.info.options.end() && it->is_string())
-    runtime = it->get<std::string>();
-  return "build/seqconf run --runtime " + shell_quote(runtime) + " --filter " +
-         shell_quote(case_id);
+std::string reproduce_command(const Report& r, const CaseRecord& c) {
+  const auto& opts = r.info.options;
+  const auto text = [&](const char* key) {
+    const auto it = opts.find(key);
+    return it != opts.end() && it->is_string() ? it->get<std::string>() : std::string();
+  };
+  std::string runtime = text("runtime");
+  if (runtime.empty()) runtime = r.info.runtime_name;
+  std::string cmd = "build/seqconf run --runtime " + shell_quote(runtime);
+  const std::string& source = c.outcome.source;
+  if (source == "onnx-backend" || source == "corpus") cmd += " --source " + source;
+  if (source == "corpus" && !text("corpus").empty())
+    cmd += " --corpus " + shell_quote(text("corpus"));
+  if (source == "onnx-backend" && !text("onnx_testdata").empty())
+    cmd += " --onnx-testdata " + shell_quote(text("onnx_testdata"));
+  if (const auto it = opts.find("strict"); it != opts.end() && it->is_boolean() && it->get<bool>())
+    cmd += " --strict";
+  return cmd + " --filter " + shell_quote(c.outcome.case_id);
 }
 
 std::string report_to_html(const Report& r) {

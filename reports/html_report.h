@@ -22,7 +22,8 @@ struct IndexEntry {
 };
 std::string index_to_html(const std::vector<IndexEntry>& entries);
 
-// The command that reruns one case: build/seqconf run --runtime R --filter '<id>'.
-std::string reproduce_command(const Report& report, const std::string& case_id);
+// The command that reruns one case: build/seqconf run --runtime R [--source S --corpus C
+// --strict, as the run used them] --filter '<id>'.
+std::string reproduce_command(const Report& report, const CaseRecord& c);
 
 }  // namespace seqconf::reports

@@ -347,7 +347,7 @@ TEST(HtmlReport, MatrixCellsDetailsAndEscaping) {
   EXPECT_EQ(count(h, "<details class=\"case\""), 7u);  // 6 non-pass + 1 unexpected pass
   EXPECT_EQ(h.find("got 3 <&>"), std::string::npos);
   EXPECT_NE(h.find("got 3 &lt;&amp;&gt;&quot;&#39;"), std::string::npos);
-  EXPECT_NE(h.find("build/seqconf run --runtime &#39;reference&#39; --filter "
+  EXPECT_NE(h.find("build/seqconf run --runtime &#39;reference&#39; --source corpus --filter "
                    "&#39;corpus.SequenceAt.float.pos_neg&#39;"),
             std::string::npos);
   EXPECT_NE(h.find("It is an error if &#39;position&#39; is not a scalar tensor."),
@@ -357,6 +357,23 @@ TEST(HtmlReport, MatrixCellsDetailsAndEscaping) {
 
   const std::string clean = report_to_html(make_report(info(), synthetic_outcomes(), nullptr));
   EXPECT_EQ(count(clean, "<details class=\"case\""), 6u);
+}
+
+TEST(HtmlReport, ReproduceCommandRepeatsTheRunsChoices) {
+  RunInfo i = info();
+  i.options = {{"runtime", "onnxruntime=/opt/ort/lib.so"},
+               {"corpus", "/tmp/my corpus"},
+               {"onnx_testdata", ""},
+               {"strict", true}};
+  const Report r = make_report(i, synthetic_outcomes(), nullptr);
+  EXPECT_EQ(reproduce_command(r, r.cases[0]),
+            "build/seqconf run --runtime 'onnxruntime=/opt/ort/lib.so' --source corpus --corpus "
+            "'/tmp/my corpus' --strict --filter '" +
+                r.cases[0].outcome.case_id + "'");
+  const CaseRecord& backend = find_case(r, "onnx-backend.simple.test_sequence_model1");
+  EXPECT_EQ(reproduce_command(r, backend),
+            "build/seqconf run --runtime 'onnxruntime=/opt/ort/lib.so' --source onnx-backend "
+            "--strict --filter 'onnx-backend.simple.test_sequence_model1'");
 }
 
 TEST(HtmlReport, IndexComparesRuntimes) {
