@@ -20,6 +20,7 @@ Comparison fail(std::string reason, std::string message) {
 bool close(double e, double a, const Tolerance& tol) {
   if (std::isnan(e) || std::isnan(a)) return std::isnan(e) && std::isnan(a);
   if (e == a) return true;  // also equal infinities
+  if (std::isinf(e) || std::isinf(a)) return false;
   return std::fabs(a - e) <= tol.atol + tol.rtol * std::fabs(e);
 }
 

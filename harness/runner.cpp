@@ -106,6 +106,7 @@ Outcome run_case(const Case& c, Runtime& runtime, const RunOptions& options) {
   }
   if (!prepared) {
     rejected(o, prep_error, expected_code);
+    if (o.status != Status::pass) o.message = (c.dir / "model.onnx").string() + ": " + o.message;
     return finish();
   }
   for (const DataSet& ds : lc.data_sets) {
