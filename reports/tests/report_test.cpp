@@ -398,3 +398,25 @@ TEST(HtmlReport, IndexComparesRuntimes) {
 
 }  // namespace
 }  // namespace seqconf::reports
+
+namespace seqconf::reports {
+namespace {
+
+// Every committed expectations file loads, names its runtime, and gives each entry a reason.
+TEST(Expectations, CommittedFilesLoad) {
+  const std::filesystem::path dir =
+      std::filesystem::path(SEQCONF_SOURCE_DIR) / "reports" / "expectations";
+  size_t files = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) {
+    if (e.path().extension() != ".json") continue;
+    ++files;
+    const Expectations ex = Expectations::load(e.path());
+    EXPECT_EQ(ex.runtime(), e.path().stem().string()) << e.path();
+    EXPECT_FALSE(ex.entries().empty()) << e.path();
+    for (const auto& x : ex.entries()) EXPECT_FALSE(x.reason.empty()) << x.id;
+  }
+  EXPECT_GE(files, 1u);
+}
+
+}  // namespace
+}  // namespace seqconf::reports
