@@ -61,8 +61,10 @@ Tensor concat0(const std::vector<Tensor>& parts) {
     std::vector<storage_t<D>> v;
     for (const auto& p : parts)
       for (size_t i = 0; i < p.element_count(); ++i) {
-        if constexpr (D == DataType::string) v.push_back(p.string_at(i));
-        else v.push_back(p.template data<storage_t<D>>()[i]);
+        if constexpr (D == DataType::string)
+          v.push_back(p.string_at(i));
+        else
+          v.push_back(p.template data<storage_t<D>>()[i]);
       }
     return Tensor::from_values<D>(shape, std::move(v));
   });
@@ -140,8 +142,7 @@ std::vector<Value> evaluate(const Loaded& l, Policy policy) {
     return v->tensor();
   };
   const std::string& op = node.op_type();
-  if (op == "SequenceAt")
-    return {ops::SequenceAt(input(0)->sequence(), *tensor_input(1), ctx)};
+  if (op == "SequenceAt") return {ops::SequenceAt(input(0)->sequence(), *tensor_input(1), ctx)};
   if (op == "SequenceErase")
     return {ops::SequenceErase(input(0)->sequence(), tensor_input(1), ctx)};
   if (op == "SequenceInsert")
@@ -170,9 +171,8 @@ void check(const Loaded& l, Policy policy, const json& expectation) {
     ASSERT_FALSE(expect_error) << "no error; expected " << expectation.at("code");
     ASSERT_EQ(got.size(), l.outputs.size());
     for (size_t i = 0; i < got.size(); ++i)
-      EXPECT_TRUE(got[i].identical(l.outputs[i]))
-          << "output " << i << ": got " << got[i].describe() << ", expected "
-          << l.outputs[i].describe();
+      EXPECT_TRUE(got[i].identical(l.outputs[i])) << "output " << i << ": got " << got[i].describe()
+                                                  << ", expected " << l.outputs[i].describe();
   } catch (const Error& e) {
     ASSERT_TRUE(expect_error) << "unexpected error " << error_code_name(e.code()) << ": "
                               << e.what();
@@ -185,6 +185,8 @@ class CorpusCase : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(CorpusCase, ReferenceMatchesExpectation) {
   const Loaded l = load(GetParam());
+  // Every corpus model holds the one node under test.
+  ASSERT_EQ(l.model.graph().node_size(), 1) << GetParam();
   const bool must_reject = l.meta.at("expectation").at("kind") == "error";
   // Must-reject cases carry no outputs; valid cases one per graph output.
   EXPECT_EQ(l.outputs.size(),
@@ -198,7 +200,8 @@ TEST_P(CorpusCase, ReferenceMatchesExpectation) {
 
 std::string test_name(const ::testing::TestParamInfo<std::string>& info) {
   std::string s = info.param;
-  std::replace(s.begin(), s.end(), '-', '_');
+  for (char& ch : s)
+    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
   return s;
 }
 

@@ -1,0 +1,132 @@
+// The generated conformance corpus: every case of the five sequence operators, built from
+// parameter lists (one catalog file per operator) with expected values derived from the
+// parameters alone, never by running the reference (the reference is what the corpus tests).
+//
+// Case IDs (stable; results and expectations speak in them):
+//   <Op>/<key>=<value>/<key>=<value>/...
+// e.g. "SequenceInsert/position=-n/ptype=int64/dtype=float16/n=5". Keys are lower-case
+// [a-z0-9_]; values use [a-z0-9_,+-] ('-' and '+' as signs or in position classes such as
+// "n-1" and "n+1", ',' between list entries, 'x' between dimensions: "2x3"). The order of the keys
+// is fixed per operator and part of the ID; a trailing "*" in `seqconf list --filter` selects a
+// subtree.
+//
+// Folder names (ONNX backend layout, filesystem-safe, [a-z0-9_-]) are derived from the ID:
+//   "test_" + snake_case(Op) + for each component: "__" + key + "-" + value with '-' -> 'm',
+//   '+' -> 'p' and ',' -> 'x'
+// e.g. "test_sequence_insert__position-mn__ptype-int64__dtype-float16__n-5". The generator
+// fails when two IDs map to one folder.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <onnx/onnx_pb.h>
+#include <nlohmann/json.hpp>
+
+#include "reference/error.h"
+#include "reference/value.h"
+
+namespace seqconf::catalog {
+
+// A tensor described by the keys of its elements (row-major): element i holds
+// value_of(dtype, keys[i]). Expected outputs are computed on keys by index arithmetic, then
+// materialized for each type, so one derivation serves all 15 types.
+struct KeyTensor {
+  Shape shape;
+  std::vector<int> keys;
+};
+
+// keys first, first+1, ... for every element of shape.
+KeyTensor key_tensor(Shape shape, int first_key);
+// The typed tensor; distinct keys give distinct values for every type but bool.
+Tensor materialize(DataType dtype, const KeyTensor& t);
+Sequence materialize_sequence(DataType dtype, const std::vector<KeyTensor>& tensors);
+// Concatenation along axis 0 (shapes agree after axis 0).
+KeyTensor concat_axis0(const std::vector<KeyTensor>& parts);
+// Elements [start, start+length) of `axis`, other axes whole, by direct index arithmetic.
+KeyTensor chunk_along(const KeyTensor& input, size_t axis, int64_t start, int64_t length);
+
+// Integer tensors (positions, split).
+Tensor int_tensor(DataType dtype, Shape shape, const std::vector<int64_t>& values);
+Tensor int_scalar(DataType dtype, int64_t v);
+
+struct Param {
+  std::string key;
+  std::string value;
+};
+
+struct GraphInput {
+  std::string name;
+  Value value;
+};
+
+struct CatalogCase {
+  std::string op;  // SequenceAt, ...
+  int opset = 11;
+  DataType dtype = DataType::float32;                                 // the element type under test
+  std::vector<Param> params;                                          // ID components, in order
+  nlohmann::ordered_json details = nlohmann::ordered_json::object();  // params not in the ID
+  std::string spec;  // the spec sentence the case checks
+  bool ambiguous = false;
+  std::string ambiguity;  // what is ambiguous and which policy gives the expectation
+
+  std::vector<GraphInput> inputs;  // graph inputs, fed by the runner, in this order
+  onnx::NodeProto node;            // the one node under test
+  std::vector<std::string> output_names;
+  std::vector<onnx::TypeProto> output_types;  // element types only (no shapes)
+
+  std::vector<Value> outputs;             // expected outputs; empty for must-reject cases
+  std::optional<ErrorCode> error;         // must-reject: the lenient (default) policy's error
+  std::optional<ErrorCode> strict_error;  // ambiguous cases: the strict policy's error, if any
+
+  std::string id() const;
+  std::string folder() const;
+  bool must_reject() const { return error.has_value(); }
+};
+
+// Every case, sorted by ID.
+const std::vector<CatalogCase>& all_cases();
+
+// Per-operator catalogs (one file each).
+void add_sequence_at_cases(std::vector<CatalogCase>& out);
+void add_sequence_erase_cases(std::vector<CatalogCase>& out);
+void add_sequence_insert_cases(std::vector<CatalogCase>& out);
+void add_split_to_sequence_cases(std::vector<CatalogCase>& out);
+void add_sequence_map_cases(std::vector<CatalogCase>& out);
+
+std::string folder_for_id(const std::string& id);
+
+// ONNX type of a graph value: tensors with their exact shape; sequences with the element shape
+// common to all elements (a dimension without value where they differ; no shape when ranks
+// differ or the sequence is empty).
+onnx::TypeProto declared_type(const Value& v);
+onnx::TypeProto tensor_type(DataType d);
+onnx::TypeProto sequence_type(DataType d);
+
+// The model of a case: one node, graph inputs with declared types, outputs typed by element
+// type only. Opset 11 (IR 6) or 17 (IR 8).
+onnx::ModelProto build_model(const CatalogCase& c);
+
+// The files of a case, relative to its folder, with their bytes (deterministic).
+std::map<std::string, std::string> case_files(const CatalogCase& c);
+nlohmann::ordered_json case_json(const CatalogCase& c);
+
+// Static checks: onnx::checker::check_model and onnx::shape_inference::InferShapes compared
+// with the expected outputs.
+struct StaticResult {
+  bool checker_ok = true;
+  std::string checker_message;
+  bool inference_ok = true;  // InferShapes ran without error (strict mode)
+  std::string inference_message;
+  std::vector<std::string> disagreements;  // inferred output type/shape vs expected outputs
+  std::vector<std::string> inferred;       // "<output>: <inferred type>" per expected output
+};
+StaticResult static_check(const CatalogCase& c);
+
+// Findings over the whole catalog: valid cases the checker or shape inference reject, and
+// inferred outputs that disagree with the expected ones. One line each: "<id>: <what>".
+std::vector<std::string> static_findings();
+
+}  // namespace seqconf::catalog

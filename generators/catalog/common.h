@@ -1,0 +1,38 @@
+// Helpers shared by the per-operator catalogs (not part of the catalog's interface).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "generators/catalog/catalog.h"
+
+namespace seqconf::catalog::detail {
+
+// One class of position for a sequence of n tensors: the label is the ID value ("0", "1",
+// "-1", "mid", "n-1", "-n", "n", "-n-1", "n+1"); classes that fall on the same value as an
+// earlier one are dropped, so short sequences keep the first label.
+struct PositionClass {
+  std::string label;
+  int64_t value;
+  bool valid;
+};
+// accept_n: SequenceInsert's range [-n, n] instead of [-n, n-1].
+std::vector<PositionClass> position_classes(int64_t n, bool accept_n);
+
+// The first n of the sequence elements used throughout: shapes [2], [], [2,3], [0,2], [1,2,1,2]
+// (rank 1, scalar, rank 2, zero-size, rank 4), element i with keys from 20*i + 1.
+std::vector<KeyTensor> mixed_elements(size_t n);
+std::string shapes_string(const std::vector<KeyTensor>& ts);
+std::string dims_string(const Shape& s);  // "2x3"; "scalar" for []
+
+onnx::NodeProto make_node(const std::string& op, const std::vector<std::string>& inputs,
+                          const std::vector<std::string>& outputs);
+void add_int_attr(onnx::NodeProto& node, const std::string& name, int64_t v);
+
+CatalogCase start_case(const std::string& op, int opset, DataType dtype);
+std::string type_label(DataType d);  // dtype_name as a std::string
+
+// A type other than d, for element-type mismatches.
+DataType other_type(DataType d);
+
+}  // namespace seqconf::catalog::detail

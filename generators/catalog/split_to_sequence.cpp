@@ -1,0 +1,248 @@
+// SplitToSequence-11 cases.
+// ID: SplitToSequence/split=<absent|scalar_<s>|list_<a,b,..>|rank2_<a,b>>/stype=<type>
+//     /axis=<a|default>/keepdims=<k|default>/shape=<dims>/dtype=<T>
+// Expected chunks are cut from the input's keys by index arithmetic (chunk_along), independently
+// of the reference.
+#include <algorithm>
+
+#include "generators/catalog/common.h"
+
+namespace seqconf::catalog {
+
+using namespace detail;
+
+namespace {
+
+const char* const kOp = "SplitToSequence";
+const char* const kKeepdims =
+    "Keep the split dimension or not. Default 1, which means we keep split dimension. If input "
+    "'split' is specified, this attribute is ignored.";
+const char* const kScalar =
+    "If 'split' is a scalar, then 'input' will be split into equally sized chunks(if possible). "
+    "Last chunk will be smaller if the 'input' size along the given axis 'axis' is not divisible "
+    "by 'split'.";
+const char* const kIgnored = "If input 'split' is specified, this attribute is ignored.";
+const char* const kList =
+    "Otherwise, the tensor is split into 'size(split)' chunks, with lengths of the parts on "
+    "'axis' specified in 'split'.";
+const char* const kSum =
+    "In this scenario, the sum of entries in 'split' must be equal to the dimension size of "
+    "input tensor on 'axis'.";
+const char* const kAxis =
+    "A negative value means counting dimensions from the back. Accepted range is [-rank, "
+    "rank-1].";
+const char* const kPositive = "'split' must contain only positive numbers.";
+const char* const kShape = "'split' is either a scalar (tensor of empty shape), or a 1-D tensor.";
+const char* const kIntegral = "Constrain split size to integral tensor.";
+
+enum class SplitKind { absent, scalar, list, rank2 };
+
+struct Config {
+  Shape shape;
+  std::optional<int64_t> axis;
+  std::optional<int64_t> keepdims;
+  SplitKind kind = SplitKind::absent;
+  std::vector<int64_t> split;
+  DataType stype = DataType::int64;
+  const char* spec = nullptr;
+  std::optional<ErrorCode> error;
+  // Ambiguous cases state the strict policy's expectation (error code, or none = outputs).
+  bool ambiguous = false;
+  std::optional<ErrorCode> strict_error;
+  const char* ambiguity = nullptr;
+};
+
+const char* const kZeroEntries =
+    "zero entries in a 1-D split: the summary says \"'split' must contain only positive "
+    "numbers\", the input description says \"All values must be >= 0\", and ONNX's own "
+    "test_sequence_model8 splits an empty axis with [0, 0, 0]. Lenient policy (the "
+    "expectation): each zero entry gives an empty chunk. Strict policy: split_zero.";
+const char* const kScalarZero =
+    "scalar split 0: \"positive numbers\" versus \">= 0\"; a chunk length of 0 cannot cover the "
+    "axis, so both policies reject it (split_zero).";
+
+Config make(Shape shape, std::optional<int64_t> axis, std::optional<int64_t> keepdims,
+            SplitKind kind, std::vector<int64_t> split, DataType stype, const char* spec) {
+  Config k;
+  k.shape = std::move(shape);
+  k.axis = axis;
+  k.keepdims = keepdims;
+  k.kind = kind;
+  k.split = std::move(split);
+  k.stype = stype;
+  k.spec = spec;
+  return k;
+}
+
+Config rejected(Config k, ErrorCode code) {
+  k.error = code;
+  return k;
+}
+
+Config ambiguous(Config k, std::optional<ErrorCode> strict_error, const char* note) {
+  k.ambiguous = true;
+  k.strict_error = strict_error;
+  k.ambiguity = note;
+  return k;
+}
+
+std::string split_label(const Config& k) {
+  std::string values;
+  for (size_t i = 0; i < k.split.size(); ++i) values += (i ? "," : "") + std::to_string(k.split[i]);
+  switch (k.kind) {
+    case SplitKind::absent:
+      return "absent";
+    case SplitKind::scalar:
+      return "scalar_" + values;
+    case SplitKind::list:
+      return "list_" + values;
+    case SplitKind::rank2:
+      return "rank2_" + values;
+  }
+  return {};
+}
+
+// Expected chunks, by index arithmetic on the input's keys.
+std::vector<KeyTensor> expected_chunks(const KeyTensor& input, const Config& k) {
+  const auto rank = static_cast<int64_t>(input.shape.size());
+  const int64_t axis = k.axis.value_or(0);
+  const auto a = static_cast<size_t>(axis < 0 ? axis + rank : axis);
+  const int64_t d = input.shape[a];
+  std::vector<KeyTensor> chunks;
+  if (k.kind == SplitKind::absent) {
+    for (int64_t j = 0; j < d; ++j) {
+      KeyTensor c = chunk_along(input, a, j, 1);
+      if (k.keepdims.value_or(1) == 0)
+        c.shape.erase(c.shape.begin() + static_cast<std::ptrdiff_t>(a));
+      chunks.push_back(std::move(c));
+    }
+  } else if (k.kind == SplitKind::scalar) {
+    const int64_t s = k.split[0];
+    for (int64_t start = 0; start < d; start += s)
+      chunks.push_back(chunk_along(input, a, start, std::min(s, d - start)));
+  } else {
+    int64_t start = 0;
+    for (int64_t len : k.split) {
+      chunks.push_back(chunk_along(input, a, start, len));
+      start += len;
+    }
+  }
+  return chunks;
+}
+
+std::vector<Config> valid_configs() {
+  using SK = SplitKind;
+  const auto i32 = DataType::int32;
+  const auto i64 = DataType::int64;
+  return {
+      // split absent: chunks of length 1; keepdims applies.
+      make({3, 2}, std::nullopt, std::nullopt, SK::absent, {}, i64, kKeepdims),
+      make({3, 2}, 0, 1, SK::absent, {}, i64, kKeepdims),
+      make({3, 2}, 0, 0, SK::absent, {}, i64, kKeepdims),
+      make({2, 3}, 1, 1, SK::absent, {}, i64, kKeepdims),
+      make({2, 3}, -1, 0, SK::absent, {}, i64, kAxis),
+      make({2, 3, 2}, 1, 0, SK::absent, {}, i64, kKeepdims),
+      make({2, 3, 2}, -2, 1, SK::absent, {}, i64, kAxis),
+      make({4}, 0, 0, SK::absent, {}, i64, kKeepdims),
+      make({0, 3}, 0, 0, SK::absent, {}, i64, kKeepdims),
+      make({2, 0}, 0, 0, SK::absent, {}, i64, kKeepdims),
+      make({1, 2, 1, 2}, 3, 0, SK::absent, {}, i64, kKeepdims),
+      // split scalar: equal chunks, the last one shorter; keepdims ignored.
+      make({5}, 0, std::nullopt, SK::scalar, {2}, i64, kScalar),
+      make({5}, 0, 0, SK::scalar, {2}, i64, kIgnored),
+      make({2, 4}, 1, 1, SK::scalar, {2}, i64, kScalar),
+      make({2, 5}, -1, std::nullopt, SK::scalar, {3}, i64, kScalar),
+      make({5}, 0, std::nullopt, SK::scalar, {7}, i64, kScalar),
+      make({3}, 0, 0, SK::scalar, {1}, i64, kIgnored),
+      make({5}, 0, std::nullopt, SK::scalar, {5}, i64, kScalar),
+      make({4}, 0, std::nullopt, SK::scalar, {2}, i32, kScalar),
+      make({0, 2}, 0, std::nullopt, SK::scalar, {2}, i64, kScalar),
+      make({1, 2, 3, 2}, 2, std::nullopt, SK::scalar, {2}, i64, kScalar),
+      // split 1-D: one chunk per entry; keepdims ignored.
+      make({5}, 0, 0, SK::list, {2, 3}, i64, kIgnored),
+      make({2, 4}, 1, std::nullopt, SK::list, {1, 1, 2}, i64, kList),
+      make({3, 2}, 0, std::nullopt, SK::list, {3}, i64, kList),
+      make({2, 3}, -1, std::nullopt, SK::list, {1, 2}, i32, kList),
+      make({2, 3, 2}, 1, std::nullopt, SK::list, {1, 2}, i64, kList),
+      ambiguous(make({3}, 0, std::nullopt, SK::list, {1, 0, 2}, i64, kPositive),
+                ErrorCode::split_zero, kZeroEntries),
+      ambiguous(make({0, 2}, 0, std::nullopt, SK::list, {0, 0, 0}, i64, kPositive),
+                ErrorCode::split_zero, kZeroEntries),
+  };
+}
+
+std::vector<Config> reject_configs() {
+  using SK = SplitKind;
+  const auto i64 = DataType::int64;
+  return {
+      rejected(make({2, 3}, 2, std::nullopt, SK::absent, {}, i64, kAxis),
+               ErrorCode::axis_out_of_range),
+      rejected(make({2, 3}, -3, std::nullopt, SK::absent, {}, i64, kAxis),
+               ErrorCode::axis_out_of_range),
+      rejected(make({}, 0, std::nullopt, SK::absent, {}, i64, kAxis), ErrorCode::axis_out_of_range),
+      rejected(make({5}, 0, std::nullopt, SK::scalar, {-1}, i64, kPositive),
+               ErrorCode::split_negative),
+      ambiguous(rejected(make({5}, 0, std::nullopt, SK::scalar, {0}, i64, kPositive),
+                         ErrorCode::split_zero),
+                ErrorCode::split_zero, kScalarZero),
+      rejected(make({5}, 0, std::nullopt, SK::list, {2, -1, 4}, i64, kPositive),
+               ErrorCode::split_negative),
+      rejected(make({5}, 0, std::nullopt, SK::list, {2, 2}, i64, kSum),
+               ErrorCode::split_sum_mismatch),
+      rejected(make({5}, 0, std::nullopt, SK::list, {3, 3}, i64, kSum),
+               ErrorCode::split_sum_mismatch),
+      rejected(make({5}, 0, std::nullopt, SK::list, {}, i64, kSum), ErrorCode::split_empty),
+      rejected(make({5}, 0, std::nullopt, SK::rank2, {2, 3}, i64, kShape), ErrorCode::split_rank),
+      rejected(make({5}, 0, std::nullopt, SK::scalar, {2}, DataType::float32, kIntegral),
+               ErrorCode::split_type),
+  };
+}
+
+CatalogCase split_case(DataType dtype, const Config& k) {
+  CatalogCase c = start_case(kOp, 11, dtype);
+  c.params = {{"split", split_label(k)}};
+  if (k.kind != SplitKind::absent) c.params.push_back({"stype", type_label(k.stype)});
+  c.params.push_back({"axis", k.axis ? std::to_string(*k.axis) : "default"});
+  c.params.push_back({"keepdims", k.keepdims ? std::to_string(*k.keepdims) : "default"});
+  c.params.push_back({"shape", dims_string(k.shape)});
+  c.params.push_back({"dtype", type_label(dtype)});
+  c.spec = k.spec;
+  c.error = k.error;
+  c.ambiguous = k.ambiguous;
+  c.strict_error = k.strict_error;
+  if (k.ambiguity) c.ambiguity = k.ambiguity;
+
+  const KeyTensor input = key_tensor(k.shape, 1);
+  c.inputs = {{"input", materialize(dtype, input)}};
+  std::vector<std::string> node_inputs = {"input"};
+  if (k.kind != SplitKind::absent) {
+    const auto len = static_cast<int64_t>(k.split.size());
+    const Shape split_shape = k.kind == SplitKind::scalar ? Shape{}
+                              : k.kind == SplitKind::list ? Shape{len}
+                                                          : Shape{len, 1};
+    c.inputs.push_back({"split", int_tensor(k.stype, split_shape, k.split)});
+    node_inputs.push_back("split");
+  }
+  c.node = make_node(kOp, node_inputs, {"output_sequence"});
+  if (k.axis) add_int_attr(c.node, "axis", *k.axis);
+  if (k.keepdims) add_int_attr(c.node, "keepdims", *k.keepdims);
+  c.output_names = {"output_sequence"};
+  c.output_types = {sequence_type(dtype)};
+  if (!k.error) {
+    const auto chunks = expected_chunks(input, k);
+    c.details["chunks"] = shapes_string(chunks);
+    c.outputs = {materialize_sequence(dtype, chunks)};
+  }
+  return c;
+}
+
+}  // namespace
+
+void add_split_to_sequence_cases(std::vector<CatalogCase>& out) {
+  for (DataType dtype : kAllDataTypes)
+    for (const Config& k : valid_configs()) out.push_back(split_case(dtype, k));
+  for (DataType dtype : {DataType::float32, DataType::int64, DataType::string})
+    for (const Config& k : reject_configs()) out.push_back(split_case(dtype, k));
+}
+
+}  // namespace seqconf::catalog
