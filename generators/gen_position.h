@@ -4,6 +4,8 @@
 
 #include <rapidcheck.h>
 
+#include "generators/gen_uniform.h"
+
 #include <cstdint>
 #include <limits>
 
@@ -33,7 +35,7 @@ inline rc::Gen<PositionInput> position_tensor(int64_t value) {
 inline rc::Gen<PositionInput> valid_position(size_t n, bool accept_n) {
   const auto len = static_cast<int64_t>(n);
   const int64_t hi = accept_n ? len : len - 1;
-  return rc::gen::mapcat(rc::gen::inRange<int64_t>(-len, hi + 1), position_tensor);
+  return rc::gen::mapcat(uniform<int64_t>(-len, hi + 1), position_tensor);
 }
 
 // A position just outside the accepted range, a little further out, or at the int32 and int64
@@ -42,8 +44,8 @@ inline rc::Gen<PositionInput> invalid_position(size_t n, bool accept_n) {
   const auto len = static_cast<int64_t>(n);
   const int64_t hi = accept_n ? len : len - 1;
   const auto value = rc::gen::weightedOneOf<int64_t>({
-      {3, rc::gen::map(rc::gen::inRange<int64_t>(1, 4), [=](int64_t k) { return -len - k; })},
-      {3, rc::gen::map(rc::gen::inRange<int64_t>(1, 4), [=](int64_t k) { return hi + k; })},
+      {3, rc::gen::map(uniform<int64_t>(1, 4), [=](int64_t k) { return -len - k; })},
+      {3, rc::gen::map(uniform<int64_t>(1, 4), [=](int64_t k) { return hi + k; })},
       {1, rc::gen::element<int64_t>(
               std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max(),
               std::numeric_limits<int32_t>::min(), std::numeric_limits<int32_t>::max())},

@@ -4,6 +4,8 @@
 
 #include <rapidcheck.h>
 
+#include "generators/gen_uniform.h"
+
 #include <algorithm>
 #include <optional>
 #include <vector>
@@ -28,14 +30,13 @@ const char* split_form_name(SplitInput::Form form);
 // An axis in [-rank, rank-1] ("Accepted range is [-rank, rank-1]"); rank must be >= 1.
 inline rc::Gen<int64_t> valid_axis(size_t rank) {
   const auto r = static_cast<int64_t>(rank);
-  return rc::gen::inRange<int64_t>(-r, r);
+  return uniform<int64_t>(-r, r);
 }
 
 inline rc::Gen<int64_t> invalid_axis(size_t rank) {
   const auto r = static_cast<int64_t>(rank);
-  return rc::gen::oneOf(
-      rc::gen::map(rc::gen::inRange<int64_t>(0, 3), [=](int64_t k) { return r + k; }),
-      rc::gen::map(rc::gen::inRange<int64_t>(1, 4), [=](int64_t k) { return -r - k; }));
+  return rc::gen::oneOf(rc::gen::map(uniform<int64_t>(0, 3), [=](int64_t k) { return r + k; }),
+                        rc::gen::map(uniform<int64_t>(1, 4), [=](int64_t k) { return -r - k; }));
 }
 
 // An int32 or int64 split tensor holding `values` with the given shape.
@@ -45,12 +46,14 @@ inline rc::Gen<Tensor> split_tensor(Shape shape, std::vector<int64_t> values) {
                           Tensor::from_values<DataType::int32>(shape, v32));
 }
 
-// A valid split for an axis of length d, in one of the three forms.
-inline rc::Gen<SplitInput> valid_split(int64_t d) {
+// A valid split for an axis of length d, in one of the three forms (scalar or 1-D only when
+// !allow_absent).
+inline rc::Gen<SplitInput> valid_split(int64_t d, bool allow_absent = true) {
   using Form = SplitInput::Form;
-  return rc::gen::exec([d] {
+  return rc::gen::exec([d, allow_absent] {
     SplitInput in;
-    in.form = *rc::gen::element(Form::absent, Form::scalar, Form::vector);
+    in.form = allow_absent ? *rc::gen::element(Form::absent, Form::scalar, Form::vector)
+                           : *rc::gen::element(Form::scalar, Form::vector);
     if (in.form == Form::absent) {
       // Without split every chunk has length 1.
       in.expected_lengths.assign(static_cast<size_t>(d), 1);
@@ -58,8 +61,7 @@ inline rc::Gen<SplitInput> valid_split(int64_t d) {
       // "equally sized chunks (if possible). Last chunk will be smaller if the 'input' size
       //  along the given axis 'axis' is not divisible by 'split'."
       const int64_t s = *rc::gen::weightedOneOf<int64_t>(
-          {{1, rc::gen::just<int64_t>(1)},
-           {3, rc::gen::inRange<int64_t>(1, std::max<int64_t>(d, 1) + 3)}});
+          {{1, rc::gen::just<int64_t>(1)}, {3, uniform<int64_t>(1, std::max<int64_t>(d, 1) + 3)}});
       const int64_t chunks = (d + s - 1) / s;
       for (int64_t k = 0; k < chunks; ++k)
         in.expected_lengths.push_back(k + 1 < chunks ? s : d - k * s);
@@ -68,9 +70,9 @@ inline rc::Gen<SplitInput> valid_split(int64_t d) {
       // "the tensor is split into 'size(split)' chunks, with lengths of the parts on 'axis'
       //  specified in 'split' ... the sum of entries in 'split' must be equal to the dimension
       //  size": k - 1 cut points in [0, d] give k lengths summing to d (zeros possible).
-      const int k = *rc::gen::inRange(1, 5);
+      const int k = *uniform<int>(1, 5);
       auto cuts = *rc::gen::container<std::vector<int64_t>>(static_cast<size_t>(k - 1),
-                                                            rc::gen::inRange<int64_t>(0, d + 1));
+                                                            uniform<int64_t>(0, d + 1));
       std::sort(cuts.begin(), cuts.end());
       int64_t prev = 0;
       for (int64_t c : cuts) {
@@ -90,7 +92,7 @@ inline rc::Gen<SplitInput> invalid_split(int64_t d) {
   using Form = SplitInput::Form;
   return rc::gen::exec([d] {
     SplitInput in;
-    switch (*rc::gen::inRange(0, 7)) {
+    switch (*uniform<int>(0, 7)) {
       case 0:  // "'split' must contain only positive numbers": a scalar 0 makes no chunk.
         in.form = Form::scalar;
         in.split = *split_tensor({}, {0});
@@ -98,7 +100,7 @@ inline rc::Gen<SplitInput> invalid_split(int64_t d) {
         break;
       case 1:  // "All values must be >= 0"
         in.form = Form::scalar;
-        in.split = *split_tensor({}, {-*rc::gen::inRange<int64_t>(1, 4)});
+        in.split = *split_tensor({}, {-*uniform<int64_t>(1, 4)});
         in.expected_errors = {ErrorCode::split_negative};
         break;
       case 2:  // a negative entry, sum still equal to d
@@ -108,7 +110,7 @@ inline rc::Gen<SplitInput> invalid_split(int64_t d) {
         break;
       case 3: {  // "the sum of entries in 'split' must be equal to the dimension size": too much
         in.form = Form::vector;
-        const int64_t extra = *rc::gen::inRange<int64_t>(1, 3);
+        const int64_t extra = *uniform<int64_t>(1, 3);
         in.split = *split_tensor({2}, {d, extra});
         in.expected_errors = {ErrorCode::split_sum_mismatch};
         break;

@@ -5,6 +5,8 @@
 
 #include <rapidcheck.h>
 
+#include "generators/gen_uniform.h"
+
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -114,7 +116,7 @@ rc::Gen<storage_t<D>> element() {
 inline rc::Gen<Shape> shape(int min_rank = 0, int max_rank = 4,
                             size_t max_elements = kMaxElements) {
   return rc::gen::exec([=] {
-    const int rank = *rc::gen::inRange(min_rank, max_rank + 1);
+    const int rank = *uniform<int>(min_rank, max_rank + 1);
     Shape s;
     size_t product = 1;
     for (int i = 0; i < rank; ++i) {

@@ -1,0 +1,75 @@
+#include "properties/loop_expansion.h"
+
+#include <onnx/defs/schema.h>
+
+#include "reference/interpreter/interpreter.h"
+#include "reference/proto.h"
+
+namespace seqconf::properties {
+
+onnx::ModelProto sequence_map_expansion_model(const Sequence& input_sequence,
+                                              const std::vector<Value>& additional_inputs,
+                                              const onnx::GraphProto& body) {
+  onnx::NodeProto node;
+  node.set_op_type("SequenceMap");
+  node.set_name("sequence_map");
+  std::vector<onnx::TypeProto> input_types = {type_of(input_sequence)};
+  node.add_input("input_sequence");
+  for (size_t k = 0; k < additional_inputs.size(); ++k) {
+    node.add_input("additional_input_" + std::to_string(k));
+    input_types.push_back(type_of(additional_inputs[k]));
+  }
+  for (int j = 0; j < body.output_size(); ++j) node.add_output("out_sequence_" + std::to_string(j));
+  onnx::AttributeProto* attr = node.add_attribute();
+  attr->set_name("body");
+  attr->set_type(onnx::AttributeProto::GRAPH);
+  *attr->mutable_g() = body;
+
+  const onnx::OpSchema* schema = onnx::OpSchemaRegistry::Schema("SequenceMap", 17, "");
+  if (!schema || !schema->HasContextDependentFunction())
+    throw Error(ErrorCode::not_supported, "SequenceMap-17 has no function body in this ONNX");
+  onnx::FunctionBodyBuildContextImpl build_ctx(node, input_types);
+  onnx::FunctionProto fn;
+  if (!schema->BuildContextDependentFunction(build_ctx, fn))
+    throw Error(ErrorCode::invalid_model, "ONNX could not expand the SequenceMap node");
+
+  onnx::ModelProto model;
+  model.set_ir_version(8);
+  if (fn.opset_import_size() == 0) {
+    auto* op = model.add_opset_import();
+    op->set_domain("");
+    op->set_version(17);
+  } else {
+    *model.mutable_opset_import() = fn.opset_import();
+  }
+  onnx::GraphProto* g = model.mutable_graph();
+  g->set_name("SequenceMap_expanded");
+  for (int i = 0; i < fn.input_size(); ++i) {
+    auto* in = g->add_input();
+    in->set_name(fn.input(i));
+    *in->mutable_type() = input_types.at(static_cast<size_t>(i));
+  }
+  for (int j = 0; j < fn.output_size(); ++j) {
+    auto* out = g->add_output();
+    out->set_name(fn.output(j));
+    *out->mutable_type()->mutable_sequence_type()->mutable_elem_type() = body.output(j).type();
+  }
+  *g->mutable_node() = fn.node();
+  return model;
+}
+
+std::vector<Sequence> run_sequence_map_expanded(const Sequence& input_sequence,
+                                                const std::vector<Value>& additional_inputs,
+                                                const onnx::GraphProto& body) {
+  const onnx::ModelProto model =
+      sequence_map_expansion_model(input_sequence, additional_inputs, body);
+  std::vector<Value> inputs = {input_sequence};
+  inputs.insert(inputs.end(), additional_inputs.begin(), additional_inputs.end());
+  Context ctx;
+  std::vector<Sequence> out;
+  for (const Value& v : interp::run_model(model, inputs, ctx))
+    out.push_back(v.sequence("expanded SequenceMap output"));
+  return out;
+}
+
+}  // namespace seqconf::properties

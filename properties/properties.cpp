@@ -1,0 +1,47 @@
+// The property registry and the reference OpSet.
+#include "properties/properties.h"
+
+#include <stdexcept>
+
+#include "properties/loop_expansion.h"
+#include "reference/support/support_ops.h"
+
+namespace seqconf::properties {
+
+OpSet reference_ops() {
+  OpSet ops;
+  ops.sequence_at = ops::SequenceAt;
+  ops.sequence_erase = ops::SequenceErase;
+  ops.sequence_insert = ops::SequenceInsert;
+  ops.split_to_sequence = ops::SplitToSequence;
+  ops.sequence_map = ops::SequenceMap;
+  ops.concat_from_sequence = [](const Sequence& s, int64_t axis, int64_t new_axis) {
+    return support::ConcatFromSequence(s, axis, new_axis);
+  };
+  ops.sequence_map_expanded = run_sequence_map_expanded;
+  ops.encode = [](const Value& v, TensorEncoding e) { return value_to_bytes(v, e); };
+  ops.decode = [](const std::string& bytes, const onnx::TypeProto& declared) {
+    return value_from_bytes(bytes, declared, "round-tripped value");
+  };
+  return ops;
+}
+
+const std::vector<PropertyDef>& all_properties() {
+  static const std::vector<PropertyDef> all = [] {
+    std::vector<PropertyDef> v;
+    add_position_properties(v);
+    add_split_properties(v);
+    add_map_properties(v);
+    add_value_properties(v);
+    return v;
+  }();
+  return all;
+}
+
+const PropertyDef& property(const std::string& id) {
+  for (const auto& p : all_properties())
+    if (p.id == id) return p;
+  throw std::out_of_range("no property " + id);
+}
+
+}  // namespace seqconf::properties
