@@ -23,6 +23,9 @@ struct Ambiguity {
 struct Context {
   Policy policy = Policy::lenient;
   std::vector<Ambiguity> ambiguities;
+  // Subgraph runs (Loop iterations, SequenceMap samples) in this evaluation, nested ones
+  // included; the interpreter bounds it (limit_exceeded) so that no model runs unboundedly.
+  size_t body_runs = 0;
 
   void note(Ambiguity a) {
     for (const auto& x : ambiguities)

@@ -1,6 +1,9 @@
 #include "reference/proto.h"
 
+#include <algorithm>
 #include <cstring>
+
+#include <google/protobuf/unknown_field_set.h>
 
 namespace seqconf {
 
@@ -263,10 +266,29 @@ onnx::OptionalProto optional_to_proto(const Optional& o, TensorEncoding encoding
   return p;
 }
 
-Value value_from_bytes(const std::string& bytes, const onnx::TypeProto& declared,
-                       const std::string& what) {
+namespace {
+// Protobuf parses the bytes of one message type as another without complaint, keeping what
+// does not fit as unknown fields. An unknown field whose number the type defines (wrong wire
+// type) or leaves unused below its highest number means the file holds another message type;
+// numbers above are tolerated (fields of a newer ONNX).
+void reject_foreign_fields(const google::protobuf::Message& m, const std::string& what) {
+  const auto& unknown = m.GetReflection()->GetUnknownFields(m);
+  if (unknown.empty()) return;
+  const auto* d = m.GetDescriptor();
+  int highest = 0;
+  for (int i = 0; i < d->field_count(); ++i) highest = std::max(highest, d->field(i)->number());
+  for (int i = 0; i < unknown.field_count(); ++i)
+    if (unknown.field(i).number() <= highest)
+      bad(what + ": not a valid " + m.GetTypeName() + " message: field " +
+          std::to_string(unknown.field(i).number()) +
+          " does not fit the type (does the file hold another message type?)");
+}
+
+Value decode_value(const std::string& bytes, const onnx::TypeProto& declared,
+                   const std::string& what) {
   auto parse = [&](auto& msg) {
     if (!msg.ParseFromString(bytes)) bad(what + ": not a valid " + msg.GetTypeName() + " message");
+    reject_foreign_fields(msg, what);
   };
   if (declared.has_sequence_type()) {
     onnx::SequenceProto p;
@@ -291,6 +313,19 @@ Value value_from_bytes(const std::string& bytes, const onnx::TypeProto& declared
   }
   throw Error(ErrorCode::not_supported,
               what + ": declared type is neither a tensor, a sequence nor an optional");
+}
+}  // namespace
+
+Value value_from_bytes(const std::string& bytes, const onnx::TypeProto& declared,
+                       const std::string& what) {
+  try {
+    return decode_value(bytes, declared, what);
+  } catch (const Error& e) {
+    // Errors from inside the message (a tensor of a sequence, ...) name the file too.
+    const std::string msg = e.what();
+    if (msg.rfind(what, 0) == 0) throw;
+    throw Error(e.code(), what + ": " + msg);
+  }
 }
 
 std::string value_to_bytes(const Value& v, TensorEncoding encoding, const std::string& name) {

@@ -53,6 +53,12 @@ void check_limit(size_t count, size_t elem_bytes, const Shape& shape) {
 }
 }  // namespace
 
+size_t checked_tensor_elements(DataType dtype, const Shape& shape) {
+  const size_t count = checked_element_count(shape);
+  check_limit(count, element_size(dtype), shape);
+  return count;
+}
+
 Tensor::Tensor() : shape_{0}, storage_(std::make_shared<Storage>()) {}
 
 Tensor Tensor::from_bytes(DataType dtype, Shape shape, std::vector<std::byte> bytes) {
@@ -96,7 +102,7 @@ Tensor Tensor::from_strings(Shape shape, std::vector<std::string> values) {
 }
 
 Tensor Tensor::zeros(DataType dtype, Shape shape) {
-  const size_t count = checked_element_count(shape);
+  const size_t count = checked_tensor_elements(dtype, shape);  // before allocating
   if (dtype == DataType::string)
     return from_strings(std::move(shape), std::vector<std::string>(count));
   check_limit(count, element_size(dtype), shape);

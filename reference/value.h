@@ -24,6 +24,9 @@ std::string shape_to_string(const Shape& shape);
 // Number of elements of a shape; throws invalid_proto / limit_exceeded for negative dims or
 // overflow.
 size_t checked_element_count(const Shape& shape);
+// checked_element_count, and limit_exceeded when a tensor of that shape and type would exceed
+// Limits::max_tensor_bytes(): call before allocating an output tensor's storage.
+size_t checked_tensor_elements(DataType dtype, const Shape& shape);
 
 // Process-wide size limit checked before any tensor storage is allocated.
 struct Limits {

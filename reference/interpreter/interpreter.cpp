@@ -448,6 +448,17 @@ bool read_bool_scalar(const Tensor& t, const std::string& what) {
 
 std::vector<Value> values_of(std::vector<Value> v) { return v; }
 
+// Every Loop iteration and SequenceMap sample counts against one budget per evaluation, as
+// large as the number of tensor handles Limits::max_tensor_bytes() holds (2^24 for 1 GiB):
+// nested loops cannot multiply into an unbounded run.
+void count_body_run(const KernelCall& c) {
+  const size_t budget = Limits::max_tensor_bytes() / sizeof(Tensor);
+  if (++c.ctx.body_runs > budget)
+    throw Error(ErrorCode::limit_exceeded,
+                c.label() + ": more than " + std::to_string(budget) +
+                    " subgraph runs (Loop iterations and SequenceMap samples) in one evaluation");
+}
+
 std::vector<Value> run_loop(const KernelCall& c) {
   // Loop: "Generic Looping construct ... input ("", cond) // Note this is analogous to a while
   //  loop ... input (trip_count, "") // Note this is analogous to a for loop".
@@ -475,11 +486,8 @@ std::vector<Value> run_loop(const KernelCall& c) {
   std::vector<Value> carried;
   for (size_t k = 0; k < n_carried; ++k) carried.push_back(c.value(2 + k));
   std::vector<std::vector<Tensor>> scans(n_scan);
-  constexpr int64_t kMaxIterations = int64_t{1} << 24;
   for (int64_t i = 0; cond && (!trip || i < *trip); ++i) {
-    if (i >= kMaxIterations)
-      throw Error(ErrorCode::limit_exceeded,
-                  c.label() + ": more than " + std::to_string(kMaxIterations) + " iterations");
+    count_body_run(c);
     std::vector<Value> args;
     args.emplace_back(Tensor::from_values<DataType::int64>({}, {i}));
     args.emplace_back(Tensor::from_values<DataType::bool_>({}, {static_cast<uint8_t>(cond)}));
@@ -547,7 +555,10 @@ std::vector<Value> run_sequence_map(const KernelCall& c) {
     fn.output_elem_types.push_back(dtype_from_onnx(o.type().tensor_type().elem_type(),
                                                    c.label() + ": body output '" + o.name() + "'"));
   }
-  fn.run = [&](const std::vector<Value>& sample) { return body.run(sample, &c.scope, c.ctx); };
+  fn.run = [&](const std::vector<Value>& sample) {
+    count_body_run(c);
+    return body.run(sample, &c.scope, c.ctx);
+  };
   std::vector<Value> additional;
   for (size_t i = 1; i < c.in.size(); ++i) additional.push_back(c.value(i));
   std::vector<Sequence> seqs = ops::SequenceMap(c.sequence(0), additional, fn, c.ctx);

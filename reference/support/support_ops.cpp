@@ -121,9 +121,16 @@ Tensor ConcatFromSequence(const Sequence& s, int64_t axis, int64_t new_axis) {
                       shape_to_string(s.at(i).shape()) + " but tensor 0 has " +
                       shape_to_string(s.at(0).shape()) + " (only axis " + std::to_string(axis) +
                       " may differ" + (new_axis ? ", and with new_axis=1 none may" : "") + ")");
-    out_shape[a] += shapes[i][a];
+    // Tensors without elements can have any dimension: the sum can overflow.
+    if (__builtin_add_overflow(out_shape[a], shapes[i][a], &out_shape[a]))
+      throw Error(ErrorCode::limit_exceeded,
+                  "ConcatFromSequence: the concatenated axis length overflows at tensor " +
+                      std::to_string(i));
   }
-  checked_element_count(out_shape);
+  // Before reserving the output; an output without elements needs no loop over the axes
+  // (whose product can be huge when one of the others is 0).
+  if (checked_tensor_elements(first.dtype(), out_shape) == 0)
+    return Tensor::zeros(first.dtype(), out_shape);
   size_t outer = 1, inner = 1;
   for (size_t k = 0; k < a; ++k) outer *= static_cast<size_t>(out_shape[k]);
   for (size_t k = a + 1; k < out_shape.size(); ++k) inner *= static_cast<size_t>(out_shape[k]);
@@ -166,7 +173,7 @@ Tensor Add(const Tensor& a, const Tensor& b) {
                                                  ")");
     out[k] = sa[k] == 1 ? sb[k] : sa[k];
   }
-  const size_t n = checked_element_count(out);
+  const size_t n = checked_tensor_elements(d, out);  // before allocating the output
   const auto st_a = strides_of(sa), st_b = strides_of(sb), st_o = strides_of(out);
   const bool same_shape = sa == sb;
   return visit_dtype(d, [&](auto tag) -> Tensor {
@@ -176,7 +183,9 @@ Tensor Add(const Tensor& a, const Tensor& b) {
                   D == DataType::bool_) {
       throw Error(ErrorCode::unsupported_type, "Add: unsupported type");
     } else {
-      std::vector<T> v(n);
+      // Written in place in the output's bytes (no second copy through from_values).
+      std::vector<std::byte> bytes(n * sizeof(T));
+      T* v = reinterpret_cast<T*>(bytes.data());
       const T* pa = a.data<T>();
       const T* pb = b.data<T>();
       auto add = [](T x, T y) -> T {
@@ -205,7 +214,7 @@ Tensor Add(const Tensor& a, const Tensor& b) {
           v[i] = add(pa[ia], pb[ib]);
         }
       }
-      return Tensor::from_values<D>(out, std::move(v));
+      return Tensor::from_bytes(D, out, std::move(bytes));
     }
   });
 }
@@ -289,14 +298,19 @@ Tensor Slice(const Tensor& data, const Tensor& starts_t, const Tensor& ends_t,
     int64_t s = starts[i], e = ends[i];
     if (s < 0) s += d;
     if (e < 0) e += d;
-    if (steps[i] > 0) {
+    if (d == 0) {
+      out[k] = 0;  // nothing to select (and [0, d - 1] below would be no range)
+    } else if (steps[i] > 0) {
       s = std::clamp<int64_t>(s, 0, d);
       e = std::clamp<int64_t>(e, 0, d);
-      out[k] = e > s ? (e - s + steps[i] - 1) / steps[i] : 0;
+      out[k] = e > s ? (e - s - 1) / steps[i] + 1 : 0;  // no overflow for any step
     } else {
       s = std::clamp<int64_t>(s, 0, d - 1);
       e = std::clamp<int64_t>(e, -1, d - 1);
-      out[k] = s > e ? (s - e + (-steps[i]) - 1) / (-steps[i]) : 0;
+      const int64_t back = steps[i] == std::numeric_limits<int64_t>::min()
+                               ? std::numeric_limits<int64_t>::max()  // s - e - 1 < both
+                               : -steps[i];
+      out[k] = s > e ? (s - e - 1) / back + 1 : 0;
     }
     begin[k] = s;
     step[k] = steps[i];
