@@ -38,7 +38,10 @@ std::vector<Sequence> SequenceMap(const Sequence& input_sequence,
                   "SequenceMap: input 0 has " + std::to_string(samples) + " samples but input " +
                       std::to_string(k + 1) + " has " + std::to_string(in.sequence().size()));
   }
+  // One pass over the samples; each output grows by one tensor handle per sample (linear in
+  // the sample count: no copy of the sequences built so far).
   std::vector<std::vector<Tensor>> outputs(body.output_elem_types.size());
+  for (auto& o : outputs) o.reserve(samples);
   std::vector<Value> sample(body.num_inputs);
   for (size_t i = 0; i < samples; ++i) {
     // "a sample will be extracted from the input sequence(s) at the i-th position";
@@ -60,7 +63,7 @@ std::vector<Sequence> SequenceMap(const Sequence& input_sequence,
                     "SequenceMap: body output " + std::to_string(j) + " of sample " +
                         std::to_string(i) + " is " + result[j].describe() + ", expected tensor(" +
                         std::string(dtype_name(body.output_elem_types[j])) + ")");
-      outputs[j].push_back(result[j].tensor());
+      outputs[j].push_back(std::move(std::get<Tensor>(result[j].v)));
     }
   }
   // "The outputs will contain the outputs of the sub-graph for each sample, in the same order
