@@ -117,8 +117,15 @@ inline rc::Gen<SplitInput> invalid_split(int64_t d) {
       }
       case 4:  // too little (or, for d = 0, a sum of 1 where 0 is needed)
         in.form = Form::vector;
-        in.split = d > 0 ? *split_tensor({1}, {d - 1}) : *split_tensor({1}, {1});
-        in.expected_errors = {ErrorCode::split_sum_mismatch};
+        if (d > 0 && *rc::gen::arbitrary<bool>()) {
+          // An empty 1-D split has no entry to sum to d > 0. (For d = 0 the empty split sums
+          // to 0 and the spec does not say it is invalid, so it is not drawn.)
+          in.split = *split_tensor({0}, {});
+          in.expected_errors = {ErrorCode::split_empty, ErrorCode::split_sum_mismatch};
+        } else {
+          in.split = d > 0 ? *split_tensor({1}, {d - 1}) : *split_tensor({1}, {1});
+          in.expected_errors = {ErrorCode::split_sum_mismatch};
+        }
         break;
       case 5:  // "either a scalar (tensor of empty shape), or a 1-D tensor"
         in.form = Form::other;
