@@ -2,6 +2,7 @@
 
 #include <fnmatch.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -51,13 +52,34 @@ Expectations Expectations::from_json(const nlohmann::json& j) {
     if (x.id.empty())
       throw Error(ErrorCode::invalid_argument,
                   "expectations entry " + std::to_string(i) + " has an empty id");
-    const std::string status = string_field(e, "status", i, true);
-    const auto s = status_from_key(status);
-    if (!s)
-      throw Error(ErrorCode::invalid_argument,
-                  "expectations entry " + std::to_string(i) + " (" + x.id + "): unknown status \"" +
-                      status + "\" (pass, fail, error, not_supported, crash, timeout, skipped)");
-    x.status = *s;
+    std::vector<std::string> statuses;
+    const auto st = e.find("status");
+    if (st != e.end() && st->is_array()) {
+      for (const auto& v : *st) {
+        if (!v.is_string())
+          throw Error(ErrorCode::invalid_argument, "expectations entry " + std::to_string(i) +
+                                                       ": \"status\" lists a non-string " +
+                                                       v.dump());
+        statuses.push_back(v.get<std::string>());
+      }
+      if (statuses.empty())
+        throw Error(ErrorCode::invalid_argument,
+                    "expectations entry " + std::to_string(i) + ": \"status\" is an empty list");
+    } else {
+      statuses.push_back(string_field(e, "status", i, true));
+    }
+    for (size_t k = 0; k < statuses.size(); ++k) {
+      const auto s = status_from_key(statuses[k]);
+      if (!s)
+        throw Error(ErrorCode::invalid_argument,
+                    "expectations entry " + std::to_string(i) + " (" + x.id +
+                        "): unknown status \"" + statuses[k] +
+                        "\" (pass, fail, error, not_supported, crash, timeout, skipped)");
+      if (k == 0)
+        x.status = *s;
+      else
+        x.also.push_back(*s);
+    }
     x.reason = string_field(e, "reason", i, true);
     x.link = string_field(e, "link", i, false);
     ex.entries_.push_back(std::move(x));
@@ -81,6 +103,10 @@ Expectations Expectations::load(const std::filesystem::path& path) {
   } catch (const Error& e) {
     throw Error(e.code(), path.string() + ": " + e.what());
   }
+}
+
+bool Expectation::accepts(Status s) const {
+  return s == status || std::find(also.begin(), also.end(), s) != also.end();
 }
 
 const Expectation* Expectations::match(const std::string& case_id) const {

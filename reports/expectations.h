@@ -5,6 +5,9 @@
 //                 "reason": "...", "link": "optional"}]}
 //
 // The first entry whose id glob (fnmatch: * ? [...]) matches a case id applies to that case.
+// "status" may also be a list, e.g. ["not_supported", "pass"]: every status in it is expected
+// (the first is the one reports show). This covers globs over both valid and must-reject cases
+// of a type a runtime lacks: the valid ones are not_supported, the must-reject ones pass.
 #pragma once
 
 #include <filesystem>
@@ -18,10 +21,12 @@
 namespace seqconf::reports {
 
 struct Expectation {
-  std::string id;  // case id or glob
-  Status status = Status::fail;
+  std::string id;                // case id or glob
+  Status status = Status::fail;  // the expected status
   std::string reason;
   std::string link;
+  std::vector<Status> also;  // further statuses that are expected too
+  bool accepts(Status s) const;
 };
 
 class Expectations {

@@ -132,8 +132,9 @@ void case_details(std::ostringstream& h, const Report& r, const CaseRecord& c) {
   row("expected", o.expected, true);
   row("actual", o.actual, true);
   if (c.expectation) {
-    h << "<dt>expectation</dt><dd>" << e(std::string(status_key(c.expectation->status))) << ": "
-      << e(c.expectation->reason);
+    std::string statuses(status_key(c.expectation->status));
+    for (Status s : c.expectation->also) statuses += " or " + std::string(status_key(s));
+    h << "<dt>expectation</dt><dd>" << e(statuses) << ": " << e(c.expectation->reason);
     if (!c.expectation->link.empty())
       h << " (<a href=\"" << e(c.expectation->link) << "\">" << e(c.expectation->link) << "</a>)";
     h << " <small>[entry <code>" << e(c.expectation->id) << "</code>]</small></dd>";

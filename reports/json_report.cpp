@@ -56,8 +56,10 @@ json case_to_json(const CaseRecord& c) {
   if (c.expectation) {
     j["expectation"] = {{"id", c.expectation->id},
                         {"status", status_key(c.expectation->status)},
+                        {"also", json::array()},
                         {"reason", c.expectation->reason},
                         {"link", c.expectation->link}};
+    for (Status s : c.expectation->also) j["expectation"]["also"].push_back(status_key(s));
   }
   return j;
 }
@@ -150,6 +152,14 @@ CaseRecord case_from_json(const json& j, size_t index) {
     const auto st = status_from_key(es);
     if (!st) throw Error(ErrorCode::invalid_argument, "report: " + w + ": unknown status " + es);
     e.status = *st;
+    if (const auto also = it->find("also"); also != it->end() && also->is_array())
+      for (const auto& a : *also) {
+        const auto as = a.is_string() ? status_from_key(a.get<std::string>()) : std::nullopt;
+        if (!as)
+          throw Error(ErrorCode::invalid_argument,
+                      "report: " + w + ".also: unknown status " + a.dump());
+        e.also.push_back(*as);
+      }
     e.reason = need_string(*it, "reason", w);
     e.link = opt_string(*it, "link");
     c.expectation = std::move(e);

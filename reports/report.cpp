@@ -87,9 +87,9 @@ std::optional<Verdict> verdict_from_key(std::string_view name) {
 Verdict judge(const Outcome& outcome, const Expectation* expectation) {
   if (outcome.status == Status::skipped) return Verdict::skipped;
   if (outcome.status == Status::pass)
-    return expectation && expectation->status != Status::pass ? Verdict::unexpected_pass
+    return expectation && !expectation->accepts(Status::pass) ? Verdict::unexpected_pass
                                                               : Verdict::pass;
-  if (expectation && expectation->status == outcome.status) return Verdict::expected_failure;
+  if (expectation && expectation->accepts(outcome.status)) return Verdict::expected_failure;
   return Verdict::unexpected_failure;
 }
 

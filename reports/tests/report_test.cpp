@@ -65,8 +65,8 @@ TEST(Status, KeysRoundTrip) {
 
 TEST(Judge, Rules) {
   const auto o = [](Status s) { return outcome("x", "SequenceAt", "float", s); };
-  Expectation fail_entry{"x", Status::fail, "r", ""};
-  Expectation pass_entry{"x", Status::pass, "must pass", ""};
+  Expectation fail_entry{"x", Status::fail, "r", "", {}};
+  Expectation pass_entry{"x", Status::pass, "must pass", "", {}};
   EXPECT_EQ(judge(o(Status::pass), nullptr), Verdict::pass);
   EXPECT_EQ(judge(o(Status::pass), &fail_entry), Verdict::unexpected_pass);
   EXPECT_EQ(judge(o(Status::pass), &pass_entry), Verdict::pass);
@@ -77,6 +77,40 @@ TEST(Judge, Rules) {
   EXPECT_EQ(judge(o(Status::timeout), &pass_entry), Verdict::unexpected_failure);
   EXPECT_EQ(judge(o(Status::skipped), nullptr), Verdict::skipped);
   EXPECT_EQ(judge(o(Status::skipped), &fail_entry), Verdict::skipped);
+  // A list of statuses: each is expected, pass included.
+  Expectation either{"x", Status::not_supported, "no complex", "", {Status::pass}};
+  EXPECT_EQ(judge(o(Status::not_supported), &either), Verdict::expected_failure);
+  EXPECT_EQ(judge(o(Status::pass), &either), Verdict::pass);
+  EXPECT_EQ(judge(o(Status::fail), &either), Verdict::unexpected_failure);
+}
+
+TEST(Expectations, StatusList) {
+  const auto ex = Expectations::from_json(
+      json::parse(R"({"entries":[{"id":"a*","status":["not_supported","pass"],"reason":"r"}]})"));
+  const Expectation* e = ex.match("abc");
+  ASSERT_NE(e, nullptr);
+  EXPECT_EQ(e->status, Status::not_supported);
+  EXPECT_EQ(e->also, std::vector<Status>{Status::pass});
+  EXPECT_TRUE(e->accepts(Status::pass));
+  EXPECT_FALSE(e->accepts(Status::fail));
+  EXPECT_THROW(
+      Expectations::from_json(json::parse(R"({"entries":[{"id":"a","status":[],"reason":"r"}]})")),
+      Error);
+  EXPECT_THROW(Expectations::from_json(json::parse(
+                   R"({"entries":[{"id":"a","status":["fail","often"],"reason":"r"}]})")),
+               Error);
+  // The report keeps the list through JSON.
+  RunInfo i;
+  i.runtime_name = "r";
+  const Report r = make_report(i,
+                               {outcome("abc", "SequenceAt", "complex64", Status::pass),
+                                outcome("abd", "SequenceAt", "complex64", Status::not_supported)},
+                               &ex);
+  EXPECT_EQ(r.summary.unexpected_passes, 0);
+  EXPECT_EQ(r.summary.expected_failures, 1);
+  const json j = report_to_json(r);
+  EXPECT_EQ(j["cases"][1]["expectation"]["also"], json::array({"pass"}));
+  EXPECT_EQ(report_to_json(report_from_json(j)), j);
 }
 
 TEST(Expectations, FirstMatchingEntryWins) {
