@@ -82,9 +82,7 @@ Outcome run_case(const Case& c, Runtime& runtime, const RunOptions& options) {
     return finish();
   }
   if (options.static_checks) {
-    static const std::vector<Value> kNone;
-    o.findings = static_findings(
-        lc.model, lc.data_sets.front().outputs.empty() ? kNone : lc.data_sets.front().outputs);
+    o.findings = static_findings(lc.model, lc.data_sets.front().outputs, expected_code.has_value());
   }
   o.expected =
       expected_code ? "error " + *expected_code : summarize_values(lc.data_sets.front().outputs);

@@ -13,8 +13,10 @@
 namespace seqconf {
 
 // expected_outputs: one data set's outputs (may be empty: then only the checker and the
-// inference itself are checked).
+// inference itself are checked). must_reject: the case expects a rejection, so the checker or
+// inference rejecting the model agrees with it and is no finding.
 std::vector<Finding> static_findings(const onnx::ModelProto& model,
-                                     const std::vector<Value>& expected_outputs);
+                                     const std::vector<Value>& expected_outputs,
+                                     bool must_reject = false);
 
 }  // namespace seqconf

@@ -218,6 +218,9 @@ TEST(MustReject, ReferenceRejectingWithTheCodePasses) {
   ReferenceRuntime reference;
   const Outcome o = run_case(load_corpus(tmp.path()).at(0), reference);
   EXPECT_EQ(o.status, Status::pass) << o.message;
+  // The model declares tensor types without shapes, which onnx::checker rejects; for a case
+  // that must be rejected anyway that agrees and is no finding.
+  EXPECT_TRUE(o.findings.empty()) << o.findings.front().message;
 }
 
 TEST(MustReject, ReferenceRejectingWithAnotherCodeFails) {
@@ -401,6 +404,19 @@ TEST(Selection, FiltersAndIds) {
 }
 
 TEST(StaticChecks, InferenceContradictionIsAFinding) {
+  // A valid case whose model onnx::checker rejects is a finding.
+  {
+    TempDir tmp;
+    write_case(tmp.path() / "node" / "test_split_to_sequence_noshape", split_model(true, 0, 1),
+               {f32({4}, {1, 2, 3, 4}), i64(2)},
+               {Sequence(F, {f32({2}, {1, 2}), f32({2}, {3, 4})})});
+    ReferenceRuntime reference;
+    const Outcome o = run_case(discover_onnx_backend(tmp.path()).at(0), reference);
+    EXPECT_EQ(o.status, Status::pass);
+    ASSERT_FALSE(o.findings.empty());
+    EXPECT_EQ(o.findings[0].check, "checker");
+    EXPECT_NE(o.findings[0].message.find("shape"), std::string::npos) << o.findings[0].message;
+  }
   // SequenceLength-11: "Produces a scalar(tensor of empty shape)"; inference says int64
   // scalar. An expected output of shape [1] contradicts it: a finding.
   TempDir tmp;
