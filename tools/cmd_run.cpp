@@ -23,6 +23,8 @@ struct RunArgs {
   CaseSelection selection;
   bool strict = false;
   bool no_static_checks = false;
+  bool isolate = false;  // each prepare and run in a forked child (crash / timeout outcomes)
+  int timeout_ms = 0;    // isolated runs and process runtimes; 0: 60 s
   // Reports and run control.
   std::string expectations;
   std::string report;
@@ -58,6 +60,8 @@ int run_command(const RunArgs& args) {
   try {
     RuntimeOptions ro;
     ro.policy = args.strict ? Policy::strict : Policy::lenient;
+    ro.isolate = args.isolate;
+    ro.timeout_ms = args.timeout_ms;
     if (!args.shard.empty()) shard = reports::parse_shard(args.shard);
     if (!args.expectations.empty()) expectations = reports::Expectations::load(args.expectations);
     for (int w = 0; w < jobs; ++w) runtimes.push_back(make_runtime(args.runtime, ro));
@@ -161,8 +165,16 @@ const CommandRegistrar kRun(10, [](CLI::App& app) {
   auto args = std::make_shared<RunArgs>();
   args->selection.corpus = default_corpus_root();
   auto* cmd = app.add_subcommand("run", "Run conformance cases on a runtime");
-  cmd->add_option("--runtime", args->runtime, "Runtime: reference (default)")
+  cmd->add_option("--runtime", args->runtime,
+                  "Runtime: reference (default), onnxruntime[=LIBRARY], onnxruntime-web, "
+                  "process=COMMAND (see seqconf runtimes)")
       ->capture_default_str();
+  cmd->add_flag("--isolate", args->isolate,
+                "Prepare and run each case in a forked child: a crash or hang becomes a "
+                "crash / timeout outcome and the run goes on");
+  cmd->add_option("--timeout-ms", args->timeout_ms,
+                  "Time limit per isolated run and per process-runtime answer (default 60000)")
+      ->check(CLI::Range(0, 86400000));
   cmd->add_option("--source", args->selection.source, "Cases: onnx-backend, corpus or all")
       ->check(CLI::IsMember({"onnx-backend", "corpus", "all"}))
       ->capture_default_str();
