@@ -38,7 +38,7 @@ malformed_case(raw_data_wrong_length test_data_set_0/input_0.pb "raw_data has 3 
 malformed_case(negative_dim test_data_set_0/input_1.pb "negative dimension -1")
 malformed_case(dims_overflow test_data_set_0/input_1.pb "overflows")
 malformed_case(tensor_1e12_elements test_data_set_0/input_0.pb "exceeds the limit")
-malformed_case(unknown_elem_type test_data_set_0/input_1.pb "element type 99")
+malformed_case(unknown_elem_type test_data_set_0/input_1.pb "type 99 is not one of the 15")
 malformed_case(string_raw_data test_data_set_0/input_1.pb "a string tensor cannot use raw_data")
 malformed_case(typed_field_count test_data_set_0/input_0.pb "float_data holds 3 values")
 malformed_case(model_missing model.onnx "cannot be opened")
