@@ -2,9 +2,10 @@
 #   label runtimes:     isolation and the process protocol (with a scripted adapter), lifting,
 #                       and the onnxruntime-web adapter on the backend fixtures
 #   label onnxruntime:  ONNX Runtime through the C API (skipped when ORT is not installed)
-add_executable(runtime_tests runtime_isolated_test.cpp runtime_process_test.cpp)
+add_executable(runtime_tests runtime_isolated_test.cpp runtime_process_test.cpp
+                             runtime_registry_test.cpp)
 target_compile_definitions(runtime_tests PRIVATE SEQCONF_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
-target_link_libraries(runtime_tests PRIVATE seqconf_external_runtimes GTest::gtest_main
+target_link_libraries(runtime_tests PRIVATE seqconf_runtimes seqconf_external_runtimes GTest::gtest_main
                                             seqconf_warnings)
 gtest_discover_tests(runtime_tests PROPERTIES LABELS runtimes DISCOVERY_TIMEOUT 60)
 
