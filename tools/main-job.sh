@@ -59,7 +59,7 @@ for spec in "${runtimes[@]}"; do
   args=(run --runtime "$spec" --source all --jobs "$jobs"
     --report "$out/$stem.json" --junit "$out/$stem.xml" --html "$out/$stem.html")
   [[ -n "$corpus" ]] && args+=(--corpus "$corpus")
-  expectations="reports/expectations/$stem.json"
+  expectations="expectations/$stem.json"
   [[ -f "$expectations" ]] && args+=(--expectations "$expectations")
   echo
   echo "== $spec: $seqconf ${args[*]}"
