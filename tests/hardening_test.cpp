@@ -46,6 +46,11 @@ ErrorCode code_of(F&& f) {
 
 constexpr int64_t k2to20 = int64_t{1} << 20;
 
+Tensor ints(std::vector<int64_t> v) {
+  const auto n = static_cast<int64_t>(v.size());
+  return Tensor::from_values<DataType::int64>({n}, std::move(v));
+}
+
 TEST(HardeningLimits, AddChecksTheBroadcastSizeBeforeAllocating) {
   // [2^20, 1] + [1, 2^20] broadcasts to 2^40 elements.
   const Tensor a = Tensor::zeros(DataType::int8, {k2to20, 1});
@@ -87,6 +92,16 @@ TEST(HardeningLimits, SplitToSequenceScalarSplitNearInt64Max) {
   ASSERT_EQ(s.size(), 2u);
   EXPECT_EQ(s.at(0).shape(), (Shape{max - 1, 0}));
   EXPECT_EQ(s.at(1).shape(), (Shape{1, 0}));
+}
+
+TEST(HardeningLimits, SplitToSequenceOfAnEmptyTensorWithAHugeOuterAxis) {
+  // Shape [2^40, 0] split along axis 1 by [0, 0] (zero entries: lenient policy): two chunks
+  // of shape [2^40, 0], without a pass over the 2^40 outer rows.
+  const Tensor x = Tensor::zeros(DataType::float32, {int64_t{1} << 40, 0});
+  Context ctx;
+  const Sequence s = ops::SplitToSequence(x, ints({0, 0}), 1, 1, ctx);
+  ASSERT_EQ(s.size(), 2u);
+  EXPECT_EQ(s.at(1).shape(), (Shape{int64_t{1} << 40, 0}));
 }
 
 TEST(HardeningLimits, SplitToSequenceWithinTheLimitStillSplits) {
@@ -187,11 +202,6 @@ TEST(HardeningLimits, LoopIterationsAreBoundedPerEvaluation) {
   // Nested: 40 outer iterations of 40 inner ones (1640 runs) exceed the budget although each
   // loop alone stays below it.
   EXPECT_EQ(run_loop_model(true, 40), ErrorCode::limit_exceeded);
-}
-
-Tensor ints(std::vector<int64_t> v) {
-  const auto n = static_cast<int64_t>(v.size());
-  return Tensor::from_values<DataType::int64>({n}, std::move(v));
 }
 
 TEST(HardeningSlice, NegativeStepOnAnEmptyAxisSelectsNothing) {

@@ -107,7 +107,8 @@ std::vector<Tensor> chunks_along(const Tensor& input, size_t a,
   for (size_t i = a + 1; i < shape.size(); ++i) inner *= static_cast<size_t>(shape[i]);
   std::vector<Tensor> parts;
   parts.reserve(lengths.size());
-  if (outer <= 1 || inner == 0 || input.dtype() == DataType::string) {
+  // Without elements (the axes' product can still be huge) every chunk is an empty view.
+  if (outer <= 1 || inner == 0 || input.element_count() == 0 || input.dtype() == DataType::string) {
     int64_t start = 0;
     for (int64_t len : lengths) {
       parts.push_back(slice_axis(input, a, start, len));
