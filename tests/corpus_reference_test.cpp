@@ -3,7 +3,7 @@
 // operators, and the result must be what case.json expects: the outputs exactly, or the error
 // code. Ambiguous cases are also run under the strict policy against "strict_expectation".
 // SequenceMap bodies are evaluated by a small interpreter of the three body operators the
-// corpus uses (Identity, Concat on axis 0, Shape), reading outer-scope names from the graph.
+// corpus uses (Identity and Shape), reading outer-scope names from the graph.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -50,26 +50,6 @@ int64_t int_attr(const onnx::NodeProto& node, const std::string& name, int64_t f
   return fallback;
 }
 
-// Concatenation along axis 0 of tensors of one type whose shapes agree after axis 0.
-Tensor concat0(const std::vector<Tensor>& parts) {
-  Shape shape = parts.at(0).shape();
-  if (shape.empty()) throw Error(ErrorCode::shape_mismatch, "Concat of scalars");
-  shape[0] = 0;
-  for (const auto& p : parts) shape[0] += p.shape().at(0);
-  return visit_dtype(parts[0].dtype(), [&](auto tag) {
-    constexpr DataType D = decltype(tag)::value;
-    std::vector<storage_t<D>> v;
-    for (const auto& p : parts)
-      for (size_t i = 0; i < p.element_count(); ++i) {
-        if constexpr (D == DataType::string)
-          v.push_back(p.string_at(i));
-        else
-          v.push_back(p.template data<storage_t<D>>()[i]);
-      }
-    return Tensor::from_values<D>(shape, std::move(v));
-  });
-}
-
 // A SequenceMap body as a callable: runs the body's nodes in order on one sample.
 ops::SequenceMapBody body_callable(const onnx::GraphProto& body,
                                    const std::map<std::string, Value>& outer) {
@@ -85,8 +65,6 @@ ops::SequenceMapBody body_callable(const onnx::GraphProto& body,
       for (const auto& name : n.input()) in.push_back(env.at(name).tensor());
       if (n.op_type() == "Identity") {
         env[n.output(0)] = in.at(0);
-      } else if (n.op_type() == "Concat" && int_attr(n, "axis", -1) == 0) {
-        env[n.output(0)] = concat0(in);
       } else if (n.op_type() == "Shape") {
         Shape dims = in.at(0).shape();
         env[n.output(0)] =

@@ -160,16 +160,6 @@ Sequence materialize_sequence(DataType dtype, const std::vector<KeyTensor>& tens
   return Sequence(dtype, std::move(v));
 }
 
-KeyTensor concat_axis0(const std::vector<KeyTensor>& parts) {
-  KeyTensor out{parts.at(0).shape, {}};
-  out.shape[0] = 0;
-  for (const auto& p : parts) {
-    out.shape[0] += p.shape[0];
-    out.keys.insert(out.keys.end(), p.keys.begin(), p.keys.end());
-  }
-  return out;
-}
-
 KeyTensor chunk_along(const KeyTensor& input, size_t axis, int64_t start, int64_t length) {
   // Row-major: element (o, j, i) with o over the axes before `axis`, j along it, i after it.
   size_t outer = 1, inner = 1;

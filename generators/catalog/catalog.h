@@ -43,8 +43,6 @@ KeyTensor key_tensor(Shape shape, int first_key);
 // The typed tensor; distinct keys give distinct values for every type but bool.
 Tensor materialize(DataType dtype, const KeyTensor& t);
 Sequence materialize_sequence(DataType dtype, const std::vector<KeyTensor>& tensors);
-// Concatenation along axis 0 (shapes agree after axis 0).
-KeyTensor concat_axis0(const std::vector<KeyTensor>& parts);
 // Elements [start, start+length) of `axis`, other axes whole, by direct index arithmetic.
 KeyTensor chunk_along(const KeyTensor& input, size_t axis, int64_t start, int64_t length);
 

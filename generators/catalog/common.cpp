@@ -20,7 +20,7 @@ std::vector<PositionClass> position_classes(int64_t n, bool accept_n) {
 }
 
 std::vector<KeyTensor> mixed_elements(size_t n) {
-  const std::vector<Shape> shapes = {{2}, {}, {2, 3}, {0, 2}, {1, 2, 1, 2}};
+  const std::vector<Shape> shapes = {{2}, {}, {2, 3}, {0, 2, 1}, {1, 2, 1, 2}};
   std::vector<KeyTensor> v;
   for (size_t i = 0; i < n; ++i)
     v.push_back(key_tensor(shapes.at(i), static_cast<int>(20 * i + 1)));

@@ -19,8 +19,9 @@ struct PositionClass {
 // accept_n: SequenceInsert's range [-n, n] instead of [-n, n-1].
 std::vector<PositionClass> position_classes(int64_t n, bool accept_n);
 
-// The first n of the sequence elements used throughout: shapes [2], [], [2,3], [0,2], [1,2,1,2]
-// (rank 1, scalar, rank 2, zero-size, rank 4), element i with keys from 20*i + 1.
+// The first n of the sequence elements used throughout: shapes [2], [], [2,3], [0,2,1],
+// [1,2,1,2] (rank 1, scalar, rank 2, zero-size rank 3, rank 4), element i with keys from
+// 20*i + 1.
 std::vector<KeyTensor> mixed_elements(size_t n);
 std::string shapes_string(const std::vector<KeyTensor>& ts);
 std::string dims_string(const Shape& s);  // "2x3"; "scalar" for []
