@@ -6,7 +6,8 @@
 // built once, outside the timed loop; the timed loop is PreparedModel::run, so the ORT figures
 // include what the Runtime interface costs there (Values -> OrtValues on every run, outputs
 // copied back into Values). bench/ratios.py turns --benchmark_format=json output into the ratio
-// table.
+// table. Every workload checks its outputs once before timing; the exit status is 1 when a
+// benchmark could not run or gave a wrong answer.
 #include <sys/resource.h>
 
 #include <cstdlib>
@@ -72,11 +73,19 @@ void add_counters(benchmark::State& state, const Workload& w) {
   state.counters["peak_rss"] = peak_rss_bytes();
 }
 
+// Set when a benchmark could not run or gave a wrong answer: the exit status is then 1.
+bool g_failed = false;
+
+void fail(benchmark::State& state, const std::string& why) {
+  g_failed = true;
+  state.SkipWithError(why.c_str());
+}
+
 void run_on(benchmark::State& state, const Workload& w, Runtime& runtime) {
   RunError prep_error;
   std::unique_ptr<PreparedModel> prepared = runtime.prepare("", w.model, &prep_error);
   if (!prepared) {
-    state.SkipWithError(("prepare failed: " + prep_error.message).c_str());
+    fail(state, "prepare failed: " + prep_error.message);
     return;
   }
   const auto inputs = inputs_of(w);
@@ -84,11 +93,11 @@ void run_on(benchmark::State& state, const Workload& w, Runtime& runtime) {
     // One checked run before timing: a benchmark of a wrong answer is worthless.
     RunResult r = prepared->run(*inputs);
     if (!r.ok) {
-      state.SkipWithError(("run failed: " + r.error.message).c_str());
+      fail(state, "run failed: " + r.error.message);
       return;
     }
     if (std::string why = w.check(r.outputs); !why.empty()) {
-      state.SkipWithError(("wrong output: " + why).c_str());
+      fail(state, "wrong output: " + why);
       return;
     }
   }
@@ -96,7 +105,7 @@ void run_on(benchmark::State& state, const Workload& w, Runtime& runtime) {
     RunResult r = prepared->run(*inputs);
     benchmark::DoNotOptimize(r.outputs.data());
     if (!r.ok) {
-      state.SkipWithError(("run failed: " + r.error.message).c_str());
+      fail(state, "run failed: " + r.error.message);
       break;
     }
   }
@@ -374,5 +383,5 @@ int main(int argc, char** argv) {
 
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
-  return 0;
+  return g_failed ? 1 : 0;
 }
