@@ -56,8 +56,11 @@ TEST(OrtExpectations, EveryNonPassIsListedWithItsStatus) {
           << o.case_id << ": " << status_name(o.status) << " but '" << e->id << "' expects "
           << status_name(e->status) << ": " << o.message;
     }
-    for (const auto& e : expectations.entries())
+    for (const auto& e : expectations.entries()) {
+      // Entries for seqconf fuzz findings (corpus/fuzz/...) are checked by the fuzz campaign.
+      if (e.id.rfind("corpus/fuzz/", 0) == 0) continue;
       EXPECT_GT(used[e.id], 0u) << "entry '" << e.id << "' matches no case";
+    }
   }
   const Tally t = tally(outcomes);
   std::cout << summary_line(t, rt->name() + " " + rt->version()) << "\n";

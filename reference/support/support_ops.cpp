@@ -106,6 +106,12 @@ Tensor ConcatFromSequence(const Sequence& s, int64_t axis, int64_t new_axis) {
   std::vector<seqconf::Shape> shapes;
   for (size_t i = 0; i < s.size(); ++i) {
     seqconf::Shape sh = s.at(i).shape();
+    // The axis range comes from tensor 0: a tensor of another rank has no such axis.
+    if (sh.size() != first.shape().size())
+      throw Error(ErrorCode::shape_mismatch,
+                  "ConcatFromSequence: tensor " + std::to_string(i) + " has shape " +
+                      shape_to_string(sh) + " but tensor 0 has " +
+                      shape_to_string(first.shape()) + " (ranks differ)");
     if (new_axis) sh.insert(sh.begin() + static_cast<std::ptrdiff_t>(a), 1);
     shapes.push_back(std::move(sh));
   }

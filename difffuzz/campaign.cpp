@@ -1,0 +1,496 @@
+#include "difffuzz/campaign.h"
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <set>
+
+#include "generators/generators.h"
+#include "harness/compare.h"
+#include "reference/error.h"
+#include "reference/proto.h"
+#include "runtimes/registry.h"
+
+namespace seqconf::difffuzz {
+
+namespace {
+
+RunResult run_on(Runtime& rt, const BuiltProgram& b) {
+  RunResult r;
+  RunError err;
+  std::unique_ptr<PreparedModel> pm;
+  try {
+    pm = rt.prepare("fuzz.onnx", b.model, &err);
+  } catch (const std::exception& e) {
+    err.kind = RunError::Kind::internal;
+    err.message = e.what();
+  }
+  if (!pm) {
+    r.error = err;
+    return r;
+  }
+  try {
+    return pm->run(b.inputs);
+  } catch (const std::exception& e) {
+    r.error.kind = RunError::Kind::internal;
+    r.error.message = e.what();
+  }
+  return r;
+}
+
+// The top-level node a message names ("n<k>_<Op>"), else the first op type it names, else the
+// last node. Returns the node index.
+size_t node_named_in(const std::string& message, const BuiltProgram& b) {
+  for (size_t k = b.node_ops.size(); k-- > 0;)
+    if (message.find("n" + std::to_string(k) + "_" + b.node_ops[k]) != std::string::npos) return k;
+  size_t best = std::string::npos, best_at = std::string::npos;
+  for (size_t k = 0; k < b.node_ops.size(); ++k) {
+    const size_t at = message.find(b.node_ops[k]);
+    if (at != std::string::npos && at < best_at) {
+      best_at = at;
+      best = k;
+    }
+  }
+  if (best != std::string::npos) return best;
+  return b.node_ops.empty() ? 0 : b.node_ops.size() - 1;
+}
+
+std::string one_line(std::string s, size_t max = 300) {
+  for (char& c : s)
+    if (c == '\n' || c == '\r') c = ' ';
+  if (s.size() > max) s = s.substr(0, max) + "...";
+  return s;
+}
+
+std::string op_of(const BuiltProgram& b, size_t node) {
+  return node < b.node_ops.size() ? b.node_ops[node] : std::string("model");
+}
+
+// The step a node index runs (SequenceEmpty / SequenceConstruct come first when present).
+const Step* step_of(const Program& p, size_t node) {
+  const size_t first = p.source == SourceKind::input ? 0 : 1;
+  if (node < first || node - first >= p.steps.size()) return nullptr;
+  return &p.steps[node - first];
+}
+
+const char* body_id(gens::BodyKind k) {
+  switch (k) {
+    case gens::BodyKind::identity:
+      return "identity";
+    case gens::BodyKind::add_tensor:
+      return "add_tensor";
+    case gens::BodyKind::add_sequence:
+      return "add_sequence";
+    case gens::BodyKind::shape:
+      return "shape";
+    case gens::BodyKind::two_node:
+      return "two_node";
+  }
+  return "?";
+}
+
+const char* split_form(const Step& s) {
+  if (!s.split) return "absent";
+  if (s.split->dtype() != DataType::int32 && s.split->dtype() != DataType::int64) return "other";
+  if (s.split->rank() == 0) return "scalar";
+  return s.split->rank() == 1 ? "list" : "other";
+}
+
+// ID components that tell findings of one op apart (expectation globs match on them).
+std::vector<std::pair<std::string, std::string>> features(const Step* s) {
+  std::vector<std::pair<std::string, std::string>> f;
+  if (!s) return f;
+  switch (s->kind) {
+    case StepKind::insert:
+    case StepKind::erase:
+    case StepKind::at:
+      f.emplace_back("position",
+                     s->position ? std::string(dtype_name(s->position->dtype())) : "absent");
+      break;
+    case StepKind::split:
+      f.emplace_back("split", split_form(*s));
+      f.emplace_back("keepdims", s->keepdims ? std::to_string(*s->keepdims) : "default");
+      break;
+    case StepKind::map:
+      f.emplace_back("body", body_id(s->body));
+      if (s->extra && s->extra->is_sequence()) f.emplace_back("extra", "sequence");
+      break;
+    case StepKind::concat:
+      f.emplace_back("new_axis", std::to_string(s->new_axis));
+      break;
+    case StepKind::length:
+      break;
+  }
+  return f;
+}
+
+bool has_string_with_nul(const std::vector<Value>& values) {
+  auto check = [](const Tensor& t) {
+    if (t.dtype() != DataType::string) return false;
+    for (size_t i = 0; i < t.element_count(); ++i)
+      if (t.string_at(i).find('\0') != std::string::npos) return true;
+    return false;
+  };
+  for (const Value& v : values) {
+    if (v.is_tensor() && check(v.tensor())) return true;
+    if (v.is_sequence())
+      for (size_t i = 0; i < v.sequence().size(); ++i)
+        if (check(v.sequence().at(i))) return true;
+  }
+  return false;
+}
+
+uint64_t fnv1a(const std::string& s, uint64_t h = 1469598103934665603ull) {
+  for (unsigned char c : s) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+std::string snake(const std::string& op) {
+  std::string out;
+  for (char c : op) {
+    if (std::isupper(static_cast<unsigned char>(c))) {
+      if (!out.empty()) out += '_';
+      out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+std::string result_summary(const RunResult& r) {
+  if (r.ok) return "outputs " + summarize_values(r.outputs);
+  return std::string(run_error_kind_name(r.error.kind)) +
+         (r.error.code.empty() ? "" : " " + r.error.code) + ": " + one_line(r.error.message);
+}
+
+}  // namespace
+
+Evaluation evaluate(const Program& p, Runtime& reference, Runtime& runtime) {
+  const BuiltProgram b = build(p);
+  Evaluation e;
+  e.reference = run_on(reference, b);
+  e.found = run_on(runtime, b);
+  const RunResult& ref = e.reference;
+  const RunResult& got = e.found;
+  if (!got.ok && got.error.kind == RunError::Kind::not_supported) {
+    e.verdict = Verdict::not_supported;
+    e.op = op_of(b, node_named_in(got.error.message, b));
+    e.message = one_line(got.error.message);
+    return e;
+  }
+  if (!got.ok &&
+      (got.error.kind == RunError::Kind::crash || got.error.kind == RunError::Kind::timeout)) {
+    e.verdict = Verdict::disagree;
+    e.kind = got.error.kind == RunError::Kind::crash ? "crash" : "timeout";
+    e.op = op_of(b, ref.ok ? b.node_ops.size() - 1 : node_named_in(ref.error.message, b));
+    e.message = e.kind + ": " + one_line(got.error.message);
+    return e;
+  }
+  if (ref.ok && got.ok) {
+    const Comparison c = compare_outputs(ref.outputs, got.outputs, Tolerance{});
+    if (c.ok) {
+      e.verdict = Verdict::agree_outputs;
+      return e;
+    }
+    e.verdict = Verdict::disagree;
+    e.kind = c.reason;
+    e.message = one_line(c.message);
+    e.op = "model";
+    if (ref.outputs.size() == got.outputs.size()) {
+      for (size_t i = 0; i < ref.outputs.size(); ++i) {
+        const Comparison ci =
+            compare_value(ref.outputs[i], got.outputs[i], Tolerance{}, b.output_names[i]);
+        if (!ci.ok) {
+          e.op = b.output_ops[i];
+          e.message = one_line(b.output_names[i] + " (" + e.op + "): " + ci.message);
+          break;
+        }
+      }
+    }
+    return e;
+  }
+  if (!ref.ok && !got.ok) {
+    e.verdict = Verdict::agree_rejected;
+    return e;
+  }
+  e.verdict = Verdict::disagree;
+  if (ref.ok) {
+    e.kind = "rejected_valid";
+    e.op = op_of(b, node_named_in(got.error.message, b));
+    e.message = "the reference runs it (" + summarize_values(ref.outputs) +
+                "); the runtime rejects it: " + one_line(got.error.message);
+  } else {
+    e.kind = "accepted_invalid";
+    e.op = op_of(b, node_named_in(ref.error.message, b));
+    e.message = "the reference rejects it (" + ref.error.code + ": " +
+                one_line(ref.error.message, 200) + "); the runtime gives " +
+                summarize_values(got.outputs);
+  }
+  return e;
+}
+
+std::map<std::string, std::string> fixture_files(const Program& p, const Evaluation& e,
+                                                 const nlohmann::ordered_json& case_json) {
+  const BuiltProgram b = build(p);
+  std::map<std::string, std::string> files;
+  files["model.onnx"] = b.model.SerializeAsString();
+  for (size_t k = 0; k < b.inputs.size(); ++k)
+    files["test_data_set_0/input_" + std::to_string(k) + ".pb"] =
+        value_to_bytes(b.inputs[k], TensorEncoding::raw_data, b.input_names[k]);
+  if (e.reference.ok)
+    for (size_t k = 0; k < e.reference.outputs.size(); ++k)
+      files["test_data_set_0/output_" + std::to_string(k) + ".pb"] =
+          value_to_bytes(e.reference.outputs[k], TensorEncoding::raw_data, b.output_names[k]);
+  files["case.json"] = case_json.dump(2) + "\n";
+  return files;
+}
+
+std::string status_of_kind(const std::string& kind) {
+  if (kind == "rejected_valid") return "error";
+  if (kind == "crash" || kind == "timeout") return kind;
+  return "fail";
+}
+
+std::string reproduce_command(const FuzzOptions& o, size_t iterations) {
+  return "seqconf fuzz --runtime " + o.runtime_spec + " --seed " + std::to_string(o.seed) +
+         " --iterations " + std::to_string(iterations) + " --out " +
+         (o.out.empty() ? std::string("DIR") : o.out.string());
+}
+
+namespace {
+
+struct Finder {
+  Runtime& reference;
+  Runtime& runtime;
+  const FuzzOptions& options;
+  FuzzResult& result;
+
+  bool same_failure(const Program& p, const std::string& kind, const std::string& op,
+                    Evaluation* out) {
+    ++result.shrink_evaluations;
+    if (build(p).output_names.empty()) return false;
+    Evaluation e = evaluate(p, reference, runtime);
+    if (e.verdict != Verdict::disagree || e.kind != kind || e.op != op) return false;
+    if (out) *out = std::move(e);
+    return true;
+  }
+
+  // RapidCheck shrinking (greedy: the first shrink that still fails the same way), then
+  // removal of single steps and source tensors.
+  Program shrink(const rc::Shrinkable<Program>& start, const std::string& kind,
+                 const std::string& op, Evaluation* last) {
+    rc::Shrinkable<Program> cur = start;
+    size_t evals = 0;
+    for (bool improved = true; improved && evals < options.max_shrink_evaluations;) {
+      improved = false;
+      auto seq = cur.shrinks();
+      while (auto m = seq.next()) {
+        if (++evals > options.max_shrink_evaluations) break;
+        if (same_failure(m->value(), kind, op, last)) {
+          cur = *m;
+          improved = true;
+          break;
+        }
+      }
+    }
+    Program best = cur.value();
+    for (bool again = true; again && evals < options.max_shrink_evaluations;) {
+      again = false;
+      for (size_t i = 0; i < best.steps.size() && !again; ++i) {
+        Program cand = best;
+        cand.steps.erase(cand.steps.begin() + static_cast<std::ptrdiff_t>(i));
+        ++evals;
+        if (same_failure(cand, kind, op, last)) {
+          best = std::move(cand);
+          again = true;
+        }
+      }
+      for (size_t i = 0; i < best.tensors.size() && !again; ++i) {
+        Program cand = best;
+        cand.tensors.erase(cand.tensors.begin() + static_cast<std::ptrdiff_t>(i));
+        if (cand.source == SourceKind::construct && cand.tensors.empty()) continue;
+        ++evals;
+        if (same_failure(cand, kind, op, last)) {
+          best = std::move(cand);
+          again = true;
+        }
+      }
+    }
+    // The final evaluation describes the shrunk program.
+    same_failure(best, kind, op, last);
+    return best;
+  }
+};
+
+nlohmann::ordered_json make_case_json(const FuzzFinding& f, const Evaluation& e,
+                                      const BuiltProgram& b, const std::string& reproduce) {
+  nlohmann::ordered_json j;
+  j["id"] = f.id;
+  j["op"] = f.op;
+  j["opset"] = 17;
+  j["dtype"] = f.dtype;
+  if (e.reference.ok || e.reference.error.code.empty())
+    j["expectation"] = {{"kind", "outputs"}};
+  else
+    j["expectation"] = {{"kind", "error"}, {"code", e.reference.error.code}};
+  j["tolerance"] = {{"rtol", 1e-3}, {"atol", 1e-7}};
+  j["spec"] = "";
+  j["clarity"] = "normative";
+  nlohmann::ordered_json params = nlohmann::ordered_json::object();
+  params["kind"] = f.kind;
+  params["program"] = f.program;
+  j["params"] = params;
+  j["inputs"] = b.input_names;
+  j["outputs"] = b.output_names;
+  j["expected"] = result_summary(e.reference);
+  j["found"] = {{"kind", f.kind}, {"result", result_summary(e.found)}, {"message", e.message}};
+  j["reproduce"] = reproduce;
+  return j;
+}
+
+void write_files(const std::filesystem::path& dir,
+                 const std::map<std::string, std::string>& files) {
+  for (const auto& [rel, bytes] : files) {
+    const auto path = dir / rel;
+    std::filesystem::create_directories(path.parent_path());
+    std::ofstream os(path, std::ios::binary);
+    os.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    if (!os) throw Error(ErrorCode::io_error, "cannot write " + path.string());
+  }
+}
+
+}  // namespace
+
+FuzzResult run_campaign(Runtime& runtime, const FuzzOptions& options) {
+  FuzzResult result;
+  result.seed = options.seed;
+  auto reference = make_runtime("reference");
+  Finder finder{*reference, runtime, options, result};
+  const auto gen = program_gen(options.max_steps);
+  const auto t0 = std::chrono::steady_clock::now();
+  auto elapsed = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  };
+  std::map<std::string, size_t> by_signature;  // signature -> index in findings
+  for (size_t i = 0; options.iterations == 0 || i < options.iterations; ++i) {
+    if (options.time_budget_s > 0 && elapsed() >= options.time_budget_s) break;
+    const rc::Random random(rc::Random::Key{options.seed, i, 0, 0});
+    const rc::Shrinkable<Program> sh = gen(random, static_cast<int>(i % 100));
+    const Program p = sh.value();
+    Evaluation e = evaluate(p, *reference, runtime);
+    ++result.programs;
+    switch (e.verdict) {
+      case Verdict::agree_outputs:
+        ++result.agree_outputs;
+        continue;
+      case Verdict::agree_rejected:
+        ++result.agree_rejected;
+        continue;
+      case Verdict::not_supported:
+        ++result.not_supported;
+        ++result.not_supported_by_op[e.op];
+        continue;
+      case Verdict::disagree:
+        break;
+    }
+    ++result.disagreements;
+    const std::string pre_signature = e.kind + "|" + e.op + "|" + std::string(dtype_name(p.elem));
+    if (auto it = by_signature.find(pre_signature); it != by_signature.end()) {
+      ++result.findings[it->second].occurrences;
+      continue;
+    }
+    Evaluation last = e;
+    const Program shrunk = finder.shrink(sh, e.kind, e.op, &last);
+    const BuiltProgram b = build(shrunk);
+    const RunResult& blamed = last.reference.ok ? last.found : last.reference;
+    const size_t node = last.reference.ok && last.found.ok ? b.node_ops.size() - 1
+                                                           : node_named_in(blamed.error.message, b);
+    // Value mismatches name the op of the differing output; find its step for the features.
+    size_t feature_node = node;
+    if (last.found.ok && last.reference.ok)
+      for (size_t k = b.node_ops.size(); k-- > 0;)
+        if (b.node_ops[k] == last.op) {
+          feature_node = k;
+          break;
+        }
+    auto feats = features(step_of(shrunk, feature_node));
+    // ONNX Runtime's C API takes strings NUL-terminated: name such inputs in the ID.
+    if (has_string_with_nul(b.inputs)) feats.emplace_back("strings", "nul");
+    std::string signature = pre_signature;
+    for (const auto& [k, v] : feats) signature += "|" + k + "=" + v;
+
+    FuzzFinding f;
+    f.op = last.op;
+    f.kind = last.kind;
+    f.dtype = std::string(dtype_name(shrunk.elem));
+    f.description = last.message;
+    f.program = describe(shrunk);
+    f.nodes = b.node_count;
+    f.occurrences = 1;
+    f.first_iteration = i;
+    std::string bytes = b.model.SerializeAsString();
+    for (const Value& v : b.inputs) bytes += value_to_bytes(v, TensorEncoding::raw_data);
+    char hash[17];
+    std::snprintf(hash, sizeof hash, "%016llx", static_cast<unsigned long long>(fnv1a(bytes)));
+    const std::string h(hash, 8);
+    f.id = "fuzz/" + f.op + "/kind=" + f.kind + "/dtype=" + f.dtype;
+    for (const auto& [k, v] : feats) f.id += "/" + k + "=" + v;
+    f.id += "/h=" + h;
+    f.folder = "fuzz_" + snake(f.op) + "__" + f.kind + "__" + f.dtype + "__" + h;
+    f.case_json = make_case_json(f, last, b, reproduce_command(options, options.iterations));
+    if (!options.out.empty())
+      write_files(options.out / f.folder, fixture_files(shrunk, last, f.case_json));
+    if (options.log)
+      options.log("finding " + f.kind + " in " + f.op + " (" + f.dtype + ", " +
+                  std::to_string(f.nodes) + " nodes): " + f.description);
+    by_signature[pre_signature] = result.findings.size();
+    result.findings.push_back(std::move(f));
+  }
+  result.seconds = elapsed();
+  return result;
+}
+
+nlohmann::ordered_json report_json(const FuzzResult& r, const FuzzOptions& options,
+                                   const std::string& runtime_name,
+                                   const std::string& runtime_version) {
+  nlohmann::ordered_json j;
+  j["kind"] = "seqconf-fuzz";
+  j["runtime"] = runtime_name;
+  j["runtime_version"] = runtime_version;
+  j["seed"] = r.seed;
+  j["programs"] = r.programs;
+  j["seconds"] = r.seconds;
+  j["programs_per_second"] = r.seconds > 0 ? static_cast<double>(r.programs) / r.seconds : 0.0;
+  j["agree_outputs"] = r.agree_outputs;
+  j["agree_rejected"] = r.agree_rejected;
+  j["not_supported"] = r.not_supported;
+  j["not_supported_by_op"] = r.not_supported_by_op;
+  j["disagreements"] = r.disagreements;
+  j["shrink_evaluations"] = r.shrink_evaluations;
+  nlohmann::ordered_json by_op = nlohmann::ordered_json::object();
+  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+  for (const FuzzFinding& f : r.findings) {
+    auto& count = by_op[f.op][f.kind];
+    count = count.is_null() ? 1 : count.get<int>() + 1;
+    list.push_back({{"fixture", f.folder},
+                    {"id", f.id},
+                    {"op", f.op},
+                    {"kind", f.kind},
+                    {"dtype", f.dtype},
+                    {"description", f.description},
+                    {"program", f.program},
+                    {"nodes", f.nodes},
+                    {"occurrences", f.occurrences},
+                    {"first_iteration", f.first_iteration}});
+  }
+  j["findings_by_op"] = by_op;
+  j["findings"] = list;
+  j["reproduce"] = reproduce_command(options, r.programs);
+  return j;
+}
+
+}  // namespace seqconf::difffuzz

@@ -1,0 +1,95 @@
+// Differential fuzzing: random programs (difffuzz/program.h) run on the reference and on a
+// runtime under test, each preparing the same model proto. A disagreement (outputs that differ
+// in value, shape, type or length; a rejection on one side only; a crash) is shrunk to a
+// minimal program and written as a corpus fixture (ONNX backend layout plus case.json).
+//
+// Deterministic: program i of a campaign with seed S is generated from rc::Random key
+// {S, i, 0, 0} at size i % 100, so a seed and an iteration count reproduce the campaign.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "difffuzz/program.h"
+#include "runtimes/runtime.h"
+
+namespace seqconf::difffuzz {
+
+// What one program gave on the two runtimes.
+enum class Verdict {
+  agree_outputs,   // both ran, outputs equal (harness comparison)
+  agree_rejected,  // both rejected the program
+  not_supported,   // the runtime lacks an op, version or type: counted, not a finding
+  disagree,        // a finding
+};
+
+struct Evaluation {
+  Verdict verdict = Verdict::agree_outputs;
+  // For disagree: value_mismatch | shape_mismatch | dtype_mismatch | length_mismatch |
+  // kind_mismatch | output_count_mismatch | accepted_invalid | rejected_valid | crash | timeout.
+  std::string kind;
+  std::string op;       // the operator the disagreement is attributed to
+  std::string message;  // one line
+  RunResult reference;  // the reference's result (prepare failures folded in)
+  RunResult found;      // the runtime's result
+};
+
+Evaluation evaluate(const Program& p, Runtime& reference, Runtime& runtime);
+
+struct FuzzOptions {
+  uint64_t seed = 1;
+  size_t iterations = 1000;  // 0: until the time budget is spent
+  double time_budget_s = 0;  // 0: no time limit
+  int max_steps = 8;
+  size_t max_shrink_evaluations = 3000;         // per finding
+  std::filesystem::path out;                    // fixtures; empty: none written
+  std::string runtime_spec;                     // for the reproduce command
+  std::function<void(const std::string&)> log;  // progress lines, may be empty
+};
+
+struct FuzzFinding {
+  std::string id;      // case.json id: fuzz/<op>/kind=<kind>/dtype=<d>/.../h=<hash>
+  std::string folder;  // fixture folder name under out
+  std::string op;
+  std::string kind;
+  std::string dtype;
+  std::string description;  // one line: what differs
+  std::string program;      // the shrunk program, one line
+  size_t nodes = 0;         // top-level nodes of the shrunk program
+  size_t occurrences = 0;   // programs whose disagreement had this signature
+  size_t first_iteration = 0;
+  nlohmann::ordered_json case_json;
+};
+
+struct FuzzResult {
+  uint64_t seed = 0;
+  size_t programs = 0;
+  size_t agree_outputs = 0, agree_rejected = 0, not_supported = 0, disagreements = 0;
+  size_t shrink_evaluations = 0;
+  double seconds = 0;
+  std::vector<FuzzFinding> findings;  // in order of discovery, one per signature
+  std::map<std::string, size_t> not_supported_by_op;
+};
+
+FuzzResult run_campaign(Runtime& runtime, const FuzzOptions& options);
+
+// The shrunk program of a finding as fixture files (relative path -> bytes).
+std::map<std::string, std::string> fixture_files(const Program& p, const Evaluation& e,
+                                                 const nlohmann::ordered_json& case_json);
+
+// The run status a finding's kind gives in `seqconf run` (fail, error, crash, timeout).
+std::string status_of_kind(const std::string& kind);
+
+std::string reproduce_command(const FuzzOptions& options, size_t iterations);
+nlohmann::ordered_json report_json(const FuzzResult& r, const FuzzOptions& options,
+                                   const std::string& runtime_name,
+                                   const std::string& runtime_version);
+
+}  // namespace seqconf::difffuzz

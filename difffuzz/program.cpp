@@ -1,0 +1,368 @@
+#include "difffuzz/program.h"
+
+#include <sstream>
+
+#include "generators/generators.h"
+
+namespace seqconf::difffuzz {
+
+const char* step_op(StepKind kind) {
+  switch (kind) {
+    case StepKind::insert:
+      return "SequenceInsert";
+    case StepKind::erase:
+      return "SequenceErase";
+    case StepKind::at:
+      return "SequenceAt";
+    case StepKind::length:
+      return "SequenceLength";
+    case StepKind::concat:
+      return "ConcatFromSequence";
+    case StepKind::split:
+      return "SplitToSequence";
+    case StepKind::map:
+      return "SequenceMap";
+  }
+  return "?";
+}
+
+namespace {
+
+onnx::TypeProto tensor_type(DataType d, const Shape* shape) {
+  onnx::TypeProto t;
+  auto* tt = t.mutable_tensor_type();
+  tt->set_elem_type(static_cast<int32_t>(d));
+  if (shape) {
+    auto* s = tt->mutable_shape();
+    for (int64_t dim : *shape) s->add_dim()->set_dim_value(dim);
+  }
+  return t;
+}
+
+onnx::TypeProto sequence_type(DataType d) {
+  onnx::TypeProto t;
+  *t.mutable_sequence_type()->mutable_elem_type() = tensor_type(d, nullptr);
+  return t;
+}
+
+// Graph inputs carry their exact type (tensors with their shape, sequences their element type).
+onnx::TypeProto declared_type(const Value& v) {
+  if (v.is_tensor()) return tensor_type(v.tensor().dtype(), &v.tensor().shape());
+  return sequence_type(v.sequence().elem_type());
+}
+
+void add_attr_int(onnx::NodeProto& n, const std::string& name, int64_t v) {
+  auto* a = n.add_attribute();
+  a->set_name(name);
+  a->set_type(onnx::AttributeProto::INT);
+  a->set_i(v);
+}
+
+class Builder {
+ public:
+  BuiltProgram out;
+  onnx::GraphProto* g = nullptr;
+
+  std::string input(const std::string& name, Value v) {
+    auto* vi = g->add_input();
+    vi->set_name(name);
+    *vi->mutable_type() = declared_type(v);
+    out.input_names.push_back(name);
+    out.inputs.push_back(std::move(v));
+    return name;
+  }
+  onnx::NodeProto& node(const std::string& op, const std::vector<std::string>& inputs,
+                        const std::vector<std::string>& outputs) {
+    onnx::NodeProto& n = *g->add_node();
+    n.set_op_type(op);
+    n.set_name("n" + std::to_string(out.node_count) + "_" + op);
+    for (const auto& i : inputs) n.add_input(i);
+    for (const auto& o : outputs) n.add_output(o);
+    ++out.node_count;
+    out.node_ops.push_back(op);
+    return n;
+  }
+  void output(const std::string& name, onnx::TypeProto type, const std::string& op) {
+    auto* vi = g->add_output();
+    vi->set_name(name);
+    *vi->mutable_type() = std::move(type);
+    out.output_names.push_back(name);
+    out.output_ops.push_back(op);
+  }
+};
+
+}  // namespace
+
+BuiltProgram build(const Program& p) {
+  Builder b;
+  b.out.model.set_ir_version(8);
+  b.out.model.set_producer_name("seqconf-fuzz");
+  auto* opset = b.out.model.add_opset_import();
+  opset->set_domain("");
+  opset->set_version(17);
+  b.g = b.out.model.mutable_graph();
+  b.g->set_name("fuzz");
+
+  std::string cur;
+  std::string cur_op;  // the op that produced the current sequence ("" for the graph input)
+  switch (p.source) {
+    case SourceKind::input:
+      cur = b.input("seq_in", Sequence(p.elem, p.tensors));
+      break;
+    case SourceKind::empty: {
+      auto& n = b.node("SequenceEmpty", {}, {"seq_empty"});
+      add_attr_int(n, "dtype", static_cast<int64_t>(p.elem));
+      cur = "seq_empty";
+      cur_op = "SequenceEmpty";
+      break;
+    }
+    case SourceKind::construct: {
+      std::vector<std::string> names;
+      for (size_t i = 0; i < p.tensors.size(); ++i)
+        names.push_back(b.input("t" + std::to_string(i), p.tensors[i]));
+      b.node("SequenceConstruct", names, {"seq_construct"});
+      cur = "seq_construct";
+      cur_op = "SequenceConstruct";
+      break;
+    }
+  }
+
+  for (size_t k = 0; k < p.steps.size(); ++k) {
+    const Step& s = p.steps[k];
+    const std::string id = std::to_string(k);
+    const std::string op = step_op(s.kind);
+    switch (s.kind) {
+      case StepKind::insert: {
+        std::vector<std::string> ins = {cur, b.input("x" + id, *s.tensor)};
+        if (s.position) ins.push_back(b.input("pos" + id, *s.position));
+        cur = "seq" + id;
+        b.node(op, ins, {cur});
+        cur_op = op;
+        b.output(cur, sequence_type(p.elem), op);
+        break;
+      }
+      case StepKind::erase: {
+        std::vector<std::string> ins = {cur};
+        if (s.position) ins.push_back(b.input("pos" + id, *s.position));
+        cur = "seq" + id;
+        b.node(op, ins, {cur});
+        cur_op = op;
+        b.output(cur, sequence_type(p.elem), op);
+        break;
+      }
+      case StepKind::at:
+        b.node(op, {cur, b.input("pos" + id, *s.position)}, {"at" + id});
+        b.output("at" + id, tensor_type(p.elem, nullptr), op);
+        break;
+      case StepKind::length:
+        b.node(op, {cur}, {"len" + id});
+        b.output("len" + id, tensor_type(DataType::int64, nullptr), op);
+        break;
+      case StepKind::concat: {
+        auto& n = b.node(op, {cur}, {"concat" + id});
+        add_attr_int(n, "axis", s.axis.value_or(0));
+        if (s.new_axis) add_attr_int(n, "new_axis", s.new_axis);
+        b.output("concat" + id, tensor_type(p.elem, nullptr), op);
+        break;
+      }
+      case StepKind::split: {
+        std::vector<std::string> ins = {b.input("x" + id, *s.tensor)};
+        if (s.split) ins.push_back(b.input("split" + id, *s.split));
+        auto& n = b.node(op, ins, {"split" + id});
+        if (s.axis) add_attr_int(n, "axis", *s.axis);
+        if (s.keepdims) add_attr_int(n, "keepdims", *s.keepdims);
+        b.output("split" + id, sequence_type(s.tensor->dtype()), op);
+        break;
+      }
+      case StepKind::map: {
+        std::vector<std::string> ins = {cur};
+        if (s.extra) ins.push_back(b.input("extra" + id, *s.extra));
+        const auto types = gens::body_output_types(s.body, p.elem);
+        std::vector<std::string> outs;
+        for (size_t j = 0; j < types.size(); ++j)
+          outs.push_back("map" + id + "_" + std::to_string(j));
+        auto& n = b.node(op, ins, outs);
+        auto* a = n.add_attribute();
+        a->set_name("body");
+        a->set_type(onnx::AttributeProto::GRAPH);
+        *a->mutable_g() = gens::body_graph(s.body, p.elem);
+        for (size_t j = 0; j < types.size(); ++j) b.output(outs[j], sequence_type(types[j]), op);
+        break;
+      }
+    }
+  }
+  // Every sequence SequenceInsert / SequenceErase make is an output, in node order, so the first
+  // output that differs names the first node that went wrong; the source is an output only
+  // when no step replaced it.
+  if (cur_op == "SequenceEmpty" || cur_op == "SequenceConstruct")
+    b.output(cur, sequence_type(p.elem), cur_op);
+  return std::move(b.out);
+}
+
+std::string describe(const Program& p) {
+  std::ostringstream os;
+  os << "elem=" << dtype_name(p.elem) << "; ";
+  switch (p.source) {
+    case SourceKind::input:
+      os << "input sequence[" << p.tensors.size() << "]";
+      break;
+    case SourceKind::empty:
+      os << "SequenceEmpty";
+      break;
+    case SourceKind::construct:
+      os << "SequenceConstruct[" << p.tensors.size() << "]";
+      break;
+  }
+  for (const Step& s : p.steps) {
+    os << "; " << step_op(s.kind) << "(";
+    const char* sep = "";
+    auto arg = [&](const std::string& text) {
+      os << sep << text;
+      sep = ", ";
+    };
+    if (s.tensor) arg((s.kind == StepKind::split ? "input=" : "tensor=") + s.tensor->describe());
+    if (s.position) arg("position=" + format_tensor(*s.position));
+    if (s.kind == StepKind::split)
+      arg(s.split ? "split=" + format_tensor(*s.split) : std::string("split absent"));
+    if (s.axis) arg("axis=" + std::to_string(*s.axis));
+    if (s.keepdims) arg("keepdims=" + std::to_string(*s.keepdims));
+    if (s.kind == StepKind::concat) arg("new_axis=" + std::to_string(s.new_axis));
+    if (s.kind == StepKind::map) {
+      arg(std::string("body=") + gens::body_kind_name(s.body));
+      if (s.extra) arg("extra=" + s.extra->describe());
+    }
+    os << ")";
+  }
+  return os.str();
+}
+
+namespace {
+
+using gens::uniform;
+
+// Most positions are valid for the length the chain has at that point (as far as the
+// generator can tell); the rest are out of range on purpose: "Accepted range in `[-n, n - 1]`
+// ... It is an error if any of the index values are out of bounds." ([-n, n] for insert).
+std::optional<Tensor> gen_position(size_t len, bool accept_n, bool may_be_absent, bool* valid) {
+  if (may_be_absent && *rc::gen::weightedElement<bool>({{1, true}, {3, false}})) {
+    *valid = accept_n || len > 0;
+    return std::nullopt;
+  }
+  *valid = *rc::gen::weightedElement<bool>({{5, true}, {1, false}});
+  if (*valid && !accept_n && len == 0) *valid = false;
+  const auto pos =
+      *valid ? *gens::valid_position(len, accept_n) : *gens::invalid_position(len, accept_n);
+  return pos.tensor;
+}
+
+Tensor gen_element(DataType elem, const Shape& elem_shape, bool same_shape) {
+  return same_shape ? *gens::tensor_of(elem, elem_shape) : *gens::tensor_of_type(elem, 0, 3, 16);
+}
+
+bool is_add_type(DataType d) {
+  return d == DataType::float32 || d == DataType::float64 || d == DataType::int32 ||
+         d == DataType::int64;
+}
+
+}  // namespace
+
+rc::Gen<Program> program_gen(int max_steps) {
+  return rc::gen::exec([max_steps] {
+    Program p;
+    p.elem = *gens::data_type();
+    const Shape elem_shape = *gens::shape(0, 3, 16);
+    // Tensors of one shape make ConcatFromSequence and Add bodies valid more often.
+    const bool same_shape = *rc::gen::weightedElement<bool>({{3, true}, {1, false}});
+    p.source = *rc::gen::weightedElement<SourceKind>(
+        {{4, SourceKind::input}, {1, SourceKind::empty}, {2, SourceKind::construct}});
+    const size_t n = p.source == SourceKind::empty       ? 0
+                     : p.source == SourceKind::construct ? *uniform<size_t>(1, 5)
+                                                         : *gens::sequence_length(5);
+    for (size_t i = 0; i < n; ++i) p.tensors.push_back(gen_element(p.elem, elem_shape, same_shape));
+    size_t len = n;
+
+    const int steps = *uniform<int>(1, max_steps + 1);
+    for (int k = 0; k < steps; ++k) {
+      Step s;
+      s.kind = *rc::gen::weightedElement<StepKind>({{3, StepKind::insert},
+                                                    {2, StepKind::erase},
+                                                    {2, StepKind::at},
+                                                    {1, StepKind::length},
+                                                    {1, StepKind::concat},
+                                                    {2, StepKind::split},
+                                                    {2, StepKind::map}});
+      bool valid = true;
+      switch (s.kind) {
+        case StepKind::insert: {
+          // "'tensor' must have the same data type as 'input_sequence'": sometimes another type.
+          const bool mismatch = *rc::gen::weightedElement<bool>({{1, true}, {12, false}});
+          const DataType d = mismatch ? *gens::data_type() : p.elem;
+          s.tensor = gen_element(d, elem_shape, same_shape && d == p.elem);
+          s.position = gen_position(len, true, true, &valid);
+          if (valid && d == p.elem) ++len;
+          break;
+        }
+        case StepKind::erase:
+          s.position = gen_position(len, false, true, &valid);
+          if (valid && len > 0) --len;
+          break;
+        case StepKind::at:
+          s.position = gen_position(len, false, false, &valid);
+          break;
+        case StepKind::length:
+          break;
+        case StepKind::concat: {
+          s.new_axis = *rc::gen::element<int64_t>(0, 1);
+          const auto r = static_cast<int64_t>(elem_shape.size()) + s.new_axis;
+          s.axis = *rc::gen::weightedOneOf<int64_t>(
+              {{6, uniform<int64_t>(-std::max<int64_t>(r, 1), std::max<int64_t>(r, 1))},
+               {1, gens::invalid_axis(static_cast<size_t>(std::max<int64_t>(r, 1)))}});
+          break;
+        }
+        case StepKind::split: {
+          const Shape shape = *gens::shape(1, 3, 16);
+          s.tensor = *gens::tensor_of(p.elem, shape);
+          const bool axis_ok = *rc::gen::weightedElement<bool>({{8, true}, {1, false}});
+          const bool axis_set = *rc::gen::weightedElement<bool>({{3, true}, {1, false}});
+          int64_t axis = 0;
+          if (axis_set) {
+            axis = axis_ok ? *gens::valid_axis(shape.size()) : *gens::invalid_axis(shape.size());
+            s.axis = axis;
+          }
+          const auto r = static_cast<int64_t>(shape.size());
+          const int64_t d = axis_ok ? shape[static_cast<size_t>(axis < 0 ? axis + r : axis)] : 1;
+          const bool split_ok = *rc::gen::weightedElement<bool>({{5, true}, {1, false}});
+          const gens::SplitInput in = split_ok ? *gens::valid_split(d) : *gens::invalid_split(d);
+          s.split = in.split;
+          if (*rc::gen::weightedElement<bool>({{1, true}, {1, false}}))
+            s.keepdims = *rc::gen::element<int64_t>(0, 1);
+          break;
+        }
+        case StepKind::map: {
+          s.body = is_add_type(p.elem)
+                       ? *rc::gen::element(gens::BodyKind::identity, gens::BodyKind::add_tensor,
+                                           gens::BodyKind::add_sequence, gens::BodyKind::shape,
+                                           gens::BodyKind::two_node)
+                       : *rc::gen::element(gens::BodyKind::identity, gens::BodyKind::shape,
+                                           gens::BodyKind::two_node);
+          if (s.body == gens::BodyKind::add_tensor) {
+            s.extra = Value(*gens::tensor_of(p.elem, {}));
+          } else if (s.body == gens::BodyKind::add_sequence) {
+            // "Any other sequence inputs should have the same number of samples": sometimes one
+            // more.
+            const size_t m =
+                len + (*rc::gen::weightedElement<bool>({{1, true}, {6, false}}) ? 1 : 0);
+            std::vector<Tensor> v;
+            for (size_t i = 0; i < m; ++i) v.push_back(*gens::tensor_of(p.elem, elem_shape));
+            s.extra = Value(Sequence(p.elem, std::move(v)));
+          }
+          break;
+        }
+      }
+      p.steps.push_back(std::move(s));
+    }
+    return p;
+  });
+}
+
+}  // namespace seqconf::difffuzz

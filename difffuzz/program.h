@@ -1,0 +1,72 @@
+// Random programs for differential fuzzing: a chain of sequence operators over one "current"
+// sequence, with side outputs, as one ONNX model plus its input values.
+//
+//   source:  a graph input sequence | SequenceEmpty | SequenceConstruct(tensors)
+//   steps:   SequenceInsert / SequenceErase replace the current sequence;
+//            SequenceAt, SequenceLength, ConcatFromSequence, SplitToSequence (of its own input
+//            tensor) and SequenceMap (over the current sequence) add a graph output.
+//   output:  every sequence SequenceInsert / SequenceErase make and every side output, in node
+//            order (the first output that differs names the first node that went wrong).
+//
+// Arguments are drawn valid most of the time and invalid on purpose otherwise (positions out of
+// range, a tensor of another element type, bad splits, axes out of range, SequenceMap inputs of
+// different lengths). Whether a program is valid is decided by the reference, not here.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <onnx/onnx_pb.h>
+#include <rapidcheck.h>
+
+#include "generators/gen_body.h"
+#include "reference/value.h"
+
+namespace seqconf::difffuzz {
+
+enum class SourceKind { input, empty, construct };
+
+enum class StepKind { insert, erase, at, length, concat, split, map };
+
+struct Step {
+  StepKind kind = StepKind::length;
+  std::optional<Tensor> tensor;                    // insert: the tensor; split: the input
+  std::optional<Tensor> position;                  // insert, erase, at (absent: the default)
+  std::optional<Tensor> split;                     // split
+  std::optional<int64_t> axis;                     // split, concat (concat always has one)
+  std::optional<int64_t> keepdims;                 // split
+  int64_t new_axis = 0;                            // concat
+  gens::BodyKind body = gens::BodyKind::identity;  // map
+  std::optional<Value> extra;  // map: the second body input (tensor or sequence)
+};
+
+struct Program {
+  DataType elem = DataType::float32;
+  SourceKind source = SourceKind::input;
+  std::vector<Tensor> tensors;  // the input sequence, or SequenceConstruct's inputs
+  std::vector<Step> steps;
+};
+
+// The ONNX op type a step runs.
+const char* step_op(StepKind kind);
+
+// One model (IR 8, opset 17) and its inputs in the order of the graph inputs.
+struct BuiltProgram {
+  onnx::ModelProto model;
+  std::vector<std::string> input_names;
+  std::vector<Value> inputs;
+  std::vector<std::string> output_names;
+  std::vector<std::string> output_ops;  // the op type producing each graph output
+  size_t node_count = 0;                // top-level nodes
+  std::vector<std::string> node_ops;    // op type of each top-level node, in order
+};
+BuiltProgram build(const Program& p);
+
+// "seq_in = input seq(tensor(float))[3]; n0 SequenceInsert(position=int64 -1) ..." one line.
+std::string describe(const Program& p);
+
+// Generator of whole programs, up to max_steps steps.
+rc::Gen<Program> program_gen(int max_steps = 8);
+
+}  // namespace seqconf::difffuzz

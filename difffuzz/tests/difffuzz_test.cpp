@@ -1,0 +1,197 @@
+// Differential fuzzing campaigns (ctest label `fuzz`):
+//  - the reference against itself finds nothing;
+//  - a deliberately broken runtime (the reference with SequenceInsert's negative positions off
+//    by one) is caught, and the finding shrinks to at most 3 nodes;
+//  - the same seed and iteration count give the same findings;
+//  - ONNX Runtime 1.30: every finding is listed in expectations/onnxruntime.json, and the
+//    fixtures written reproduce under the corpus runner.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "difffuzz/campaign.h"
+#include "harness/runner.h"
+#include "reports/expectations.h"
+#include "runtimes/onnxruntime.h"
+#include "runtimes/registry.h"
+
+namespace seqconf::testing {
+namespace {
+
+namespace fs = std::filesystem;
+using difffuzz::FuzzOptions;
+using difffuzz::run_campaign;
+
+const fs::path kSource = SEQCONF_SOURCE_DIR;
+
+fs::path fresh_dir(const std::string& name) {
+  const fs::path dir = fs::temp_directory_path() / ("seqconf-difffuzz-" + name);
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+// The reference, except that SequenceInsert reads a negative position one further from the
+// end (-1 acts as -2): the spec says "Negative value means counting positions from the back",
+// so -1 is the position before the last tensor. Positions reach the models of the campaign as
+// graph inputs, so the wrapper shifts the inputs that feed SequenceInsert's position.
+class OffByOneInsert : public Runtime {
+ public:
+  OffByOneInsert() : inner_(make_runtime("reference")) {}
+  std::string name() const override { return "off-by-one-insert"; }
+  std::string version() const override { return "test"; }
+  std::unique_ptr<PreparedModel> prepare(const fs::path& path, const onnx::ModelProto& model,
+                                         RunError* error) override {
+    auto prepared = inner_->prepare(path, model, error);
+    if (!prepared) return nullptr;
+    std::set<std::string> positions;
+    for (const auto& n : model.graph().node())
+      if (n.op_type() == "SequenceInsert" && n.input_size() > 2) positions.insert(n.input(2));
+    std::vector<size_t> shifted;
+    for (int i = 0; i < model.graph().input_size(); ++i)
+      if (positions.count(model.graph().input(i).name())) shifted.push_back(static_cast<size_t>(i));
+    return std::make_unique<Prepared>(std::move(prepared), std::move(shifted));
+  }
+
+ private:
+  class Prepared : public PreparedModel {
+   public:
+    Prepared(std::unique_ptr<PreparedModel> inner, std::vector<size_t> shifted)
+        : inner_(std::move(inner)), shifted_(std::move(shifted)) {}
+    RunResult run(const std::vector<Value>& inputs) override {
+      std::vector<Value> changed = inputs;
+      for (size_t i : shifted_) {
+        const Tensor& t = changed.at(i).tensor();
+        if (t.element_count() != 1) continue;
+        const int64_t v = t.int_at(0);
+        if (v >= 0) continue;
+        if (t.dtype() == DataType::int32)
+          changed[i] =
+              Tensor::from_values<DataType::int32>(t.shape(), {static_cast<int32_t>(v - 1)});
+        else if (t.dtype() == DataType::int64)
+          changed[i] = Tensor::from_values<DataType::int64>(t.shape(), {v - 1});
+      }
+      return inner_->run(changed);
+    }
+
+   private:
+    std::unique_ptr<PreparedModel> inner_;
+    std::vector<size_t> shifted_;
+  };
+  std::unique_ptr<Runtime> inner_;
+};
+
+TEST(DiffFuzz, ReferenceAgainstItselfFindsNothing) {
+  auto rt = make_runtime("reference");
+  FuzzOptions o;
+  o.seed = 7;
+  o.iterations = 400;
+  o.out = fresh_dir("self");
+  const auto r = run_campaign(*rt, o);
+  EXPECT_EQ(r.programs, 400u);
+  EXPECT_EQ(r.disagreements, 0u);
+  EXPECT_TRUE(r.findings.empty()) << r.findings.front().description;
+  EXPECT_EQ(r.not_supported, 0u);
+  // Both kinds of program occur: some run, some are rejected.
+  EXPECT_GT(r.agree_outputs, 40u);
+  EXPECT_GT(r.agree_rejected, 40u);
+  EXPECT_TRUE(fs::is_empty(o.out));
+}
+
+TEST(DiffFuzz, BrokenInsertIsFoundAndShrunk) {
+  OffByOneInsert rt;
+  FuzzOptions o;
+  o.seed = 11;
+  o.iterations = 300;
+  o.runtime_spec = "off-by-one-insert";
+  o.out = fresh_dir("broken");
+  const auto r = run_campaign(rt, o);
+  ASSERT_FALSE(r.findings.empty());
+  for (const auto& f : r.findings) {
+    EXPECT_EQ(f.op, "SequenceInsert") << f.id << ": " << f.description;
+    EXPECT_LE(f.nodes, 3u) << f.id << ": " << f.program;
+    // The fixture is in the corpus layout and runs on the broken runtime as a non-pass.
+    EXPECT_TRUE(fs::exists(o.out / f.folder / "model.onnx"));
+    EXPECT_TRUE(fs::exists(o.out / f.folder / "case.json"));
+  }
+  CaseSelection sel;
+  sel.source = "corpus";
+  sel.corpus = o.out;
+  std::vector<std::string> notes;
+  const auto cases = select_cases(sel, &notes);
+  ASSERT_EQ(cases.size(), r.findings.size());
+  auto reference = make_runtime("reference");
+  for (const auto& c : cases) {
+    EXPECT_NE(run_case(c, rt).status, Status::pass) << c.id;
+    // The reference agrees with its own expectation in the fixture.
+    EXPECT_EQ(run_case(c, *reference).status, Status::pass) << c.id;
+  }
+}
+
+TEST(DiffFuzz, SameSeedSameFindings) {
+  auto run = [](const std::string& name) {
+    OffByOneInsert rt;
+    FuzzOptions o;
+    o.seed = 3;
+    o.iterations = 150;
+    o.out = fresh_dir(name);
+    return run_campaign(rt, o);
+  };
+  const auto a = run("det-a");
+  const auto b = run("det-b");
+  ASSERT_EQ(a.findings.size(), b.findings.size());
+  EXPECT_FALSE(a.findings.empty());
+  EXPECT_EQ(a.agree_outputs, b.agree_outputs);
+  EXPECT_EQ(a.agree_rejected, b.agree_rejected);
+  EXPECT_EQ(a.disagreements, b.disagreements);
+  for (size_t i = 0; i < a.findings.size(); ++i) {
+    EXPECT_EQ(a.findings[i].id, b.findings[i].id);
+    EXPECT_EQ(a.findings[i].program, b.findings[i].program);
+    EXPECT_EQ(a.findings[i].occurrences, b.findings[i].occurrences);
+  }
+}
+
+TEST(DiffFuzz, OnnxRuntimeFindingsAreExpectedAndReproduce) {
+  std::unique_ptr<Runtime> rt;
+  try {
+    rt = make_onnxruntime_runtime(default_onnxruntime_library());
+  } catch (const std::exception& e) {
+    GTEST_SKIP() << "ONNX Runtime unavailable: " << e.what();
+  }
+  if (rt->version() != "1.30.0")
+    GTEST_SKIP() << "expectations/onnxruntime.json is written for ONNX Runtime 1.30.0, this is "
+                 << rt->version();
+  const auto expectations =
+      reports::Expectations::load(kSource / "expectations" / "onnxruntime.json");
+  FuzzOptions o;
+  o.seed = 1;
+  o.iterations = 2000;
+  o.out = fresh_dir("onnxruntime");
+  const auto r = run_campaign(*rt, o);
+  std::cout << r.programs << " programs, " << r.not_supported << " not supported, "
+            << r.findings.size() << " findings, " << r.seconds << " s\n";
+  EXPECT_GT(r.agree_outputs, 100u);
+  std::map<std::string, std::string> status_by_id;
+  for (const auto& f : r.findings) {
+    const reports::Expectation* e = expectations.match("corpus/" + f.id);
+    ASSERT_NE(e, nullptr) << f.id << " not in expectations/onnxruntime.json: " << f.description
+                          << " | " << f.program;
+    EXPECT_EQ(status_name(e->status), difffuzz::status_of_kind(f.kind)) << f.id;
+    status_by_id["corpus/" + f.id] = difffuzz::status_of_kind(f.kind);
+  }
+  // The fixtures reproduce: the corpus runner gives ORT the status the finding predicts.
+  CaseSelection sel;
+  sel.source = "corpus";
+  sel.corpus = o.out;
+  std::vector<std::string> notes;
+  const auto cases = r.findings.empty() ? std::vector<Case>{} : select_cases(sel, &notes);
+  ASSERT_EQ(cases.size(), r.findings.size());
+  for (const auto& c : cases) {
+    const Outcome out = run_case(c, *rt);
+    EXPECT_EQ(std::string(status_name(out.status)), status_by_id[c.id])
+        << c.id << ": " << out.message;
+  }
+}
+
+}  // namespace
+}  // namespace seqconf::testing

@@ -1,0 +1,108 @@
+// seqconf fuzz: differential fuzzing of a runtime against the reference; every disagreement is
+// shrunk and written as a corpus fixture.
+#include <fstream>
+#include <iostream>
+
+#include "difffuzz/campaign.h"
+#include "reference/error.h"
+#include "reports/expectations.h"
+#include "runtimes/registry.h"
+#include "tools/command.h"
+
+namespace seqconf::cli {
+namespace {
+
+struct FuzzArgs {
+  std::string runtime;
+  size_t iterations = 0;
+  double time_budget = 0;
+  uint64_t seed = 1;
+  std::string out;
+  std::string report;
+  std::string expectations;
+  int max_steps = 8;
+  bool isolate = false;
+};
+
+int fuzz_command(const FuzzArgs& args) {
+  difffuzz::FuzzOptions o;
+  o.seed = args.seed;
+  o.iterations = args.iterations;
+  o.time_budget_s = args.time_budget;
+  if (o.iterations == 0 && o.time_budget_s <= 0) o.iterations = 1000;
+  o.max_steps = args.max_steps;
+  o.out = args.out;
+  o.runtime_spec = args.runtime;
+  o.log = [](const std::string& line) { std::cout << line << "\n" << std::flush; };
+  std::unique_ptr<Runtime> runtime;
+  std::optional<reports::Expectations> expectations;
+  try {
+    RuntimeOptions ro;
+    ro.isolate = args.isolate;
+    runtime = make_runtime(args.runtime, ro);
+    if (!args.expectations.empty()) expectations = reports::Expectations::load(args.expectations);
+    if (!o.out.empty()) std::filesystem::create_directories(o.out);
+  } catch (const std::exception& e) {
+    std::cerr << "seqconf fuzz: " << e.what() << "\n";
+    return kExitUsage;
+  }
+  difffuzz::FuzzResult r;
+  try {
+    r = difffuzz::run_campaign(*runtime, o);
+  } catch (const std::exception& e) {
+    std::cerr << "seqconf fuzz: " << e.what() << "\n";
+    return kExitUsage;
+  }
+  auto j = difffuzz::report_json(r, o, runtime->name(), runtime->version());
+  size_t unexpected = 0;
+  for (size_t i = 0; i < r.findings.size(); ++i) {
+    const auto& f = r.findings[i];
+    const std::string status = difffuzz::status_of_kind(f.kind);
+    const reports::Expectation* e = expectations ? expectations->match("corpus/" + f.id) : nullptr;
+    const bool expected = e && status_name(e->status) == status;
+    if (!expected) ++unexpected;
+    if (expectations) j["findings"][i]["expected"] = expected;
+    std::cout << (expected ? "EXPECTED " : "FINDING ") << f.folder << " [" << f.op << " " << f.kind
+              << "] " << f.description << "\n";
+  }
+  std::cout << r.programs << " programs in " << r.seconds << " s ("
+            << (r.seconds > 0 ? static_cast<double>(r.programs) / r.seconds : 0.0)
+            << " programs/s): " << r.agree_outputs << " same outputs, " << r.agree_rejected
+            << " rejected by both, " << r.not_supported << " not supported, " << r.disagreements
+            << " disagreements in " << r.findings.size() << " finding(s)";
+  if (expectations) std::cout << ", " << unexpected << " not in " << args.expectations;
+  std::cout << "\nreproduce: " << difffuzz::reproduce_command(o, r.programs) << "\n";
+  if (!args.report.empty()) {
+    std::ofstream os(args.report);
+    os << j.dump(2) << "\n";
+    if (!os) {
+      std::cerr << "seqconf fuzz: cannot write " << args.report << "\n";
+      return kExitUsage;
+    }
+  }
+  return unexpected ? kExitUnexpected : kExitOk;
+}
+
+const CommandRegistrar kFuzz(35, [](CLI::App& app) {
+  auto args = std::make_shared<FuzzArgs>();
+  auto* cmd = app.add_subcommand(
+      "fuzz", "Differential fuzzing against the reference; disagreements become fixtures");
+  cmd->add_option("--runtime", args->runtime, "Runtime under test (see seqconf runtimes)")
+      ->required();
+  auto* it = cmd->add_option("--iterations", args->iterations, "Programs to run (default 1000)");
+  cmd->add_option("--time-budget", args->time_budget, "Run programs for this many seconds")
+      ->excludes(it);
+  cmd->add_option("--seed", args->seed, "Random seed (same seed and iterations, same run)")
+      ->required();
+  cmd->add_option("--out", args->out, "Folder for the fixtures of the findings")->required();
+  cmd->add_option("--report", args->report, "Write the JSON report here");
+  cmd->add_option("--expectations", args->expectations,
+                  "Expectations file: findings it lists (as corpus/<id>) are expected");
+  cmd->add_option("--max-steps", args->max_steps, "Steps per program (default 8)")
+      ->check(CLI::Range(1, 16));
+  cmd->add_flag("--isolate", args->isolate, "Run the runtime in forked children (crash-safe)");
+  cmd->callback([args] { set_exit_code(fuzz_command(*args)); });
+});
+
+}  // namespace
+}  // namespace seqconf::cli
