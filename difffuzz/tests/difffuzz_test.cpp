@@ -108,6 +108,8 @@ TEST(DiffFuzz, BrokenInsertIsFoundAndShrunk) {
   const auto r = run_campaign(rt, o);
   ASSERT_FALSE(r.findings.empty());
   for (const auto& f : r.findings) {
+    std::cout << f.id << " (" << f.nodes << " nodes, " << f.occurrences
+              << " programs): " << f.program << "\n";
     EXPECT_EQ(f.op, "SequenceInsert") << f.id << ": " << f.description;
     EXPECT_LE(f.nodes, 3u) << f.id << ": " << f.program;
     // The fixture is in the corpus layout and runs on the broken runtime as a non-pass.
