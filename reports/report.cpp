@@ -9,25 +9,7 @@
 
 namespace seqconf::reports {
 
-std::string_view status_key(Status s) {
-  switch (s) {
-    case Status::pass:
-      return "pass";
-    case Status::fail:
-      return "fail";
-    case Status::error:
-      return "error";
-    case Status::not_supported:
-      return "not_supported";
-    case Status::crash:
-      return "crash";
-    case Status::timeout:
-      return "timeout";
-    case Status::skipped:
-      return "skipped";
-  }
-  return "skipped";
-}
+std::string_view status_key(Status s) { return status_name(s); }
 
 std::optional<Status> status_from_key(std::string_view name) {
   for (Status s : kAllStatuses)

@@ -51,21 +51,7 @@ inline std::vector<std::string> sequence_fixture_names() {
           "simple/test_sequence_model8"};
 }
 
-inline const char* kind_str(RunError::Kind k) {
-  switch (k) {
-    case RunError::Kind::not_supported:
-      return "not_supported";
-    case RunError::Kind::invalid_input:
-      return "invalid_input";
-    case RunError::Kind::internal:
-      return "internal";
-    case RunError::Kind::crash:
-      return "crash";
-    case RunError::Kind::timeout:
-      return "timeout";
-  }
-  return "?";
-}
+inline std::string_view kind_str(RunError::Kind k) { return run_error_kind_name(k); }
 
 inline std::string read_bytes(const std::filesystem::path& p) {
   std::ifstream in(p, std::ios::binary);

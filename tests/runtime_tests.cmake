@@ -10,7 +10,7 @@ target_link_libraries(runtime_tests PRIVATE seqconf_runtimes seqconf_external_ru
 gtest_discover_tests(runtime_tests PROPERTIES LABELS runtimes DISCOVERY_TIMEOUT 60)
 
 add_executable(onnxruntime_tests runtime_onnxruntime_test.cpp)
-target_link_libraries(onnxruntime_tests PRIVATE seqconf_external_runtimes GTest::gtest_main
+target_link_libraries(onnxruntime_tests PRIVATE seqconf_runtimes seqconf_external_runtimes GTest::gtest_main
                                                 seqconf_warnings)
 gtest_discover_tests(onnxruntime_tests PROPERTIES LABELS onnxruntime DISCOVERY_TIMEOUT 60)
 
