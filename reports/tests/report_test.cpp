@@ -439,7 +439,7 @@ namespace {
 // Every committed expectations file loads, names its runtime, and gives each entry a reason.
 TEST(Expectations, CommittedFilesLoad) {
   const std::filesystem::path dir =
-      std::filesystem::path(SEQCONF_SOURCE_DIR) / "reports" / "expectations";
+      std::filesystem::path(SEQCONF_SOURCE_DIR) / "expectations";
   size_t files = 0;
   for (const auto& e : std::filesystem::directory_iterator(dir)) {
     if (e.path().extension() != ".json") continue;
