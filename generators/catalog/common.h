@@ -8,6 +8,21 @@
 
 namespace seqconf::catalog::detail {
 
+// Spec sentences shared by SequenceAt, SequenceErase and SequenceInsert (position input).
+inline constexpr const char* kPositionNegative =
+    "Negative value means counting positions from the back.";
+inline constexpr const char* kPositionOutOfBounds =
+    "It is an error if any of the index values are out of bounds.";
+inline constexpr const char* kPositionScalar = "It must be a scalar(tensor of empty shape).";
+inline constexpr const char* kPositionIntegral =
+    "Constrain position to integral tensor. It must be a scalar(tensor of empty shape).";
+
+// The index a valid position names in a sequence of length n ("Negative value means counting
+// positions from the back").
+inline size_t position_index(int64_t position, size_t n) {
+  return static_cast<size_t>(position < 0 ? position + static_cast<int64_t>(n) : position);
+}
+
 // One class of position for a sequence of n tensors: the label is the ID value ("0", "1",
 // "-1", "mid", "n-1", "-n", "n", "-n-1", "n+1"); classes that fall on the same value as an
 // earlier one are dropped, so short sequences keep the first label.

@@ -14,11 +14,6 @@ const char* const kCopy =
 const char* const kRange =
     "Accepted range for 'position' is in `[-n, n - 1]`, where `n` is the number of tensors in "
     "'input_sequence'.";
-const char* const kNegative = "Negative value means counting positions from the back.";
-const char* const kOutOfBounds = "It is an error if any of the index values are out of bounds.";
-const char* const kScalar = "It must be a scalar(tensor of empty shape).";
-const char* const kIntegral =
-    "Constrain position to integral tensor. It must be a scalar(tensor of empty shape).";
 
 CatalogCase at_case(DataType dtype, const std::vector<KeyTensor>& elements, const Tensor& position,
                     const std::string& position_label, const std::string& pshape) {
@@ -51,14 +46,14 @@ void add_sequence_at_cases(std::vector<CatalogCase>& out) {
           CatalogCase c = at_case(dtype, elements, int_scalar(ptype, pc.value), pc.label, "");
           c.details["position_value"] = pc.value;
           if (pc.valid) {
-            const auto index = static_cast<size_t>(pc.value < 0 ? pc.value + int64_t(n) : pc.value);
+            const auto index = position_index(pc.value, n);
             c.outputs = {materialize(dtype, elements[index])};
-            c.spec = pc.value < 0                               ? kNegative
+            c.spec = pc.value < 0                               ? kPositionNegative
                      : (pc.label == "n-1" || pc.label == "mid") ? kRange
                                                                 : kCopy;
           } else {
             c.error = ErrorCode::position_out_of_range;
-            c.spec = kOutOfBounds;
+            c.spec = kPositionOutOfBounds;
           }
           out.push_back(std::move(c));
         }
@@ -72,7 +67,7 @@ void add_sequence_at_cases(std::vector<CatalogCase>& out) {
     {
       // ONNX's test_sequence_insert_at_front passes a position of shape [1].
       CatalogCase c = at_case(dtype, elements, int_tensor(DataType::int64, {1}, {-1}), "-1", "1");
-      c.spec = kScalar;
+      c.spec = kPositionScalar;
       c.ambiguous = true;
       c.ambiguity =
           "position of shape [1]: the spec requires a scalar, ONNX's own fixtures and ONNX "
@@ -87,13 +82,13 @@ void add_sequence_at_cases(std::vector<CatalogCase>& out) {
     for (const auto& [shape, values] : not_scalar) {
       CatalogCase c = at_case(dtype, elements, int_tensor(DataType::int64, shape, values), "0",
                               dims_string(shape));
-      c.spec = kScalar;
+      c.spec = kPositionScalar;
       c.error = ErrorCode::position_not_scalar;
       out.push_back(std::move(c));
     }
     for (DataType ptype : {DataType::float32, DataType::int16}) {
       CatalogCase c = at_case(dtype, elements, int_scalar(ptype, 0), "0", "");
-      c.spec = kIntegral;
+      c.spec = kPositionIntegral;
       c.error = ErrorCode::position_type;
       out.push_back(std::move(c));
     }

@@ -14,13 +14,8 @@ const char* const kRemoves =
 const char* const kRange =
     "Accepted range for 'position' is in `[-n, n - 1]`, where `n` is the number of tensors in "
     "'input_sequence'.";
-const char* const kNegative = "Negative value means counting positions from the back.";
 const char* const kDefault =
     "'position' is optional, by default it erases the last tensor from 'input_sequence'.";
-const char* const kOutOfBounds = "It is an error if any of the index values are out of bounds.";
-const char* const kScalar = "It must be a scalar(tensor of empty shape).";
-const char* const kIntegral =
-    "Constrain position to integral tensor. It must be a scalar(tensor of empty shape).";
 
 // position absent when `position` is null.
 CatalogCase erase_case(DataType dtype, const std::vector<KeyTensor>& elements,
@@ -78,14 +73,14 @@ void add_sequence_erase_cases(std::vector<CatalogCase>& out) {
           CatalogCase c = erase_case(dtype, elements, &position, pc.label, "");
           c.details["position_value"] = pc.value;
           if (pc.valid) {
-            const auto index = static_cast<size_t>(pc.value < 0 ? pc.value + int64_t(n) : pc.value);
+            const auto index = position_index(pc.value, n);
             c.outputs = {materialize_sequence(dtype, without(elements, index))};
-            c.spec = pc.value < 0                               ? kNegative
+            c.spec = pc.value < 0                               ? kPositionNegative
                      : (pc.label == "n-1" || pc.label == "mid") ? kRange
                                                                 : kRemoves;
           } else {
             c.error = ErrorCode::position_out_of_range;
-            c.spec = kOutOfBounds;
+            c.spec = kPositionOutOfBounds;
           }
           out.push_back(std::move(c));
         }
@@ -98,7 +93,7 @@ void add_sequence_erase_cases(std::vector<CatalogCase>& out) {
     {
       const Tensor position = int_tensor(DataType::int64, {1}, {0});
       CatalogCase c = erase_case(dtype, elements, &position, "0", "1");
-      c.spec = kScalar;
+      c.spec = kPositionScalar;
       c.ambiguous = true;
       c.ambiguity =
           "position of shape [1]: the spec requires a scalar, ONNX's own fixtures and ONNX "
@@ -113,14 +108,14 @@ void add_sequence_erase_cases(std::vector<CatalogCase>& out) {
     for (const auto& [shape, values] : not_scalar) {
       const Tensor position = int_tensor(DataType::int64, shape, values);
       CatalogCase c = erase_case(dtype, elements, &position, "0", dims_string(shape));
-      c.spec = kScalar;
+      c.spec = kPositionScalar;
       c.error = ErrorCode::position_not_scalar;
       out.push_back(std::move(c));
     }
     for (DataType ptype : {DataType::float32, DataType::int16}) {
       const Tensor position = int_scalar(ptype, 0);
       CatalogCase c = erase_case(dtype, elements, &position, "0", "");
-      c.spec = kIntegral;
+      c.spec = kPositionIntegral;
       c.error = ErrorCode::position_type;
       out.push_back(std::move(c));
     }

@@ -15,13 +15,8 @@ const char* const kInserts =
 const char* const kRange =
     "Accepted range for 'position' is in `[-n, n]`, where `n` is the number of tensors in "
     "'input_sequence'.";
-const char* const kNegative = "Negative value means counting positions from the back.";
 const char* const kDefault =
     "'position' is optional, by default it inserts 'tensor' to the back of 'input_sequence'.";
-const char* const kOutOfBounds = "It is an error if any of the index values are out of bounds.";
-const char* const kScalar = "It must be a scalar(tensor of empty shape).";
-const char* const kIntegral =
-    "Constrain position to integral tensor. It must be a scalar(tensor of empty shape).";
 const char* const kSameType = "'tensor' must have the same data type as 'input_sequence'.";
 
 // The inserted tensor: rank 2, keys distinct from every sequence element's.
@@ -80,14 +75,14 @@ void add_sequence_insert_cases(std::vector<CatalogCase>& out) {
           c.details["position_value"] = pc.value;
           if (pc.valid) {
             // Position p < 0 means p + n: the tensor lands before the element at p + n.
-            const auto index = static_cast<size_t>(pc.value < 0 ? pc.value + int64_t(n) : pc.value);
+            const auto index = position_index(pc.value, n);
             c.outputs = {materialize_sequence(dtype, with(elements, index, t))};
-            c.spec = pc.value < 0                                                  ? kNegative
+            c.spec = pc.value < 0 ? kPositionNegative
                      : (pc.label == "n" || pc.label == "n-1" || pc.label == "mid") ? kRange
                                                                                    : kInserts;
           } else {
             c.error = ErrorCode::position_out_of_range;
-            c.spec = kOutOfBounds;
+            c.spec = kPositionOutOfBounds;
           }
           out.push_back(std::move(c));
         }
@@ -122,7 +117,7 @@ void add_sequence_insert_cases(std::vector<CatalogCase>& out) {
       // ONNX's own test_sequence_insert_at_front uses exactly this: position [0] of shape [1].
       const Tensor position = int_tensor(DataType::int64, {1}, {0});
       CatalogCase c = insert_case(dtype, elements, tensor, &position, "0", "1");
-      c.spec = kScalar;
+      c.spec = kPositionScalar;
       c.ambiguous = true;
       c.ambiguity =
           "position of shape [1]: the spec requires a scalar, ONNX's own fixture "
@@ -138,14 +133,14 @@ void add_sequence_insert_cases(std::vector<CatalogCase>& out) {
     for (const auto& [shape, values] : not_scalar) {
       const Tensor position = int_tensor(DataType::int64, shape, values);
       CatalogCase c = insert_case(dtype, elements, tensor, &position, "0", dims_string(shape));
-      c.spec = kScalar;
+      c.spec = kPositionScalar;
       c.error = ErrorCode::position_not_scalar;
       out.push_back(std::move(c));
     }
     for (DataType ptype : {DataType::float32, DataType::int16}) {
       const Tensor position = int_scalar(ptype, 0);
       CatalogCase c = insert_case(dtype, elements, tensor, &position, "0", "");
-      c.spec = kIntegral;
+      c.spec = kPositionIntegral;
       c.error = ErrorCode::position_type;
       out.push_back(std::move(c));
     }
