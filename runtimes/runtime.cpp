@@ -2,6 +2,36 @@
 
 namespace seqconf {
 
+namespace {
+
+// PreparedModel::bind's default: the values are held and run(inputs) is called each time.
+class ValueBoundRun : public BoundRun {
+ public:
+  ValueBoundRun(PreparedModel& model, std::vector<Value> inputs)
+      : model_(model), inputs_(std::move(inputs)) {}
+
+  // The previous run's outputs are released first, as a runtime releases its own.
+  RunResult run() override {
+    last_.clear();
+    RunResult r = model_.run(inputs_);
+    if (r.ok) last_ = std::move(r.outputs);
+    r.outputs.clear();
+    return r;
+  }
+  std::vector<Value> outputs() override { return last_; }
+
+ private:
+  PreparedModel& model_;
+  std::vector<Value> inputs_;
+  std::vector<Value> last_;
+};
+
+}  // namespace
+
+std::unique_ptr<BoundRun> PreparedModel::bind(const std::vector<Value>& inputs) {
+  return std::make_unique<ValueBoundRun>(*this, inputs);
+}
+
 std::string_view run_error_kind_name(RunError::Kind kind) {
   switch (kind) {
     case RunError::Kind::not_supported:

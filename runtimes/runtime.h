@@ -36,11 +36,30 @@ struct RunResult {
   std::vector<Ambiguity> ambiguities;  // spec ambiguities met (the reference reports them)
 };
 
+// A prepared model with its inputs already in the runtime's own form (for ONNX Runtime:
+// OrtValues built once), so that run() measures the runtime and not the conversion of the
+// suite's values. Outputs stay in the runtime's form; outputs() converts those of the last
+// run on request. A BoundRun is used by one thread and must not outlive its PreparedModel.
+class BoundRun {
+ public:
+  virtual ~BoundRun() = default;
+  // Runs on the bound inputs: ok with no outputs, or the error. The outputs are kept in the
+  // runtime's form until the next run(), which releases them first (see outputs()).
+  virtual RunResult run() = 0;
+  // The outputs of the last successful run() converted to Values (empty before any); throws
+  // Error when the runtime returned something the suite cannot represent.
+  virtual std::vector<Value> outputs() = 0;
+};
+
 class PreparedModel {
  public:
   virtual ~PreparedModel() = default;
   // inputs are in the order of the graph's (non-initializer) inputs.
   virtual RunResult run(const std::vector<Value>& inputs) = 0;
+  // Binds inputs once for repeated runs. The default keeps the values and calls run(inputs)
+  // on each BoundRun::run(); runtimes with their own value form override it. The inputs are
+  // copied (values share their storage, so that is cheap).
+  virtual std::unique_ptr<BoundRun> bind(const std::vector<Value>& inputs);
 };
 
 class Runtime {

@@ -9,7 +9,7 @@ target_link_libraries(runtime_tests PRIVATE seqconf_runtimes seqconf_external_ru
                                             seqconf_warnings)
 gtest_discover_tests(runtime_tests PROPERTIES LABELS runtimes DISCOVERY_TIMEOUT 60)
 
-add_executable(onnxruntime_tests runtime_onnxruntime_test.cpp)
+add_executable(onnxruntime_tests runtime_onnxruntime_test.cpp runtime_bind_test.cpp)
 target_link_libraries(onnxruntime_tests PRIVATE seqconf_runtimes seqconf_external_runtimes GTest::gtest_main
                                                 seqconf_warnings)
 gtest_discover_tests(onnxruntime_tests PROPERTIES LABELS onnxruntime DISCOVERY_TIMEOUT 60)
