@@ -22,6 +22,11 @@ inline constexpr size_t kFuzzMaxTensorBytes = size_t{1} << 20;
 
 inline void set_limits() { Limits::set_max_tensor_bytes(kFuzzMaxTensorBytes); }
 
+// The work budget (Context::work_budget) of one fuzzed model evaluation: 16384 node runs, or
+// fewer with larger tensors, which an instrumented build runs in about a second (the fuzzers
+// time out after 10 s).
+inline constexpr size_t kFuzzWorkBudget = size_t{4} << 20;
+
 class Reader {
  public:
   Reader(const uint8_t* data, size_t size) : p_(data), end_(data + size) {}

@@ -33,6 +33,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     return 0;
   }
   Context ctx;
+  ctx.work_budget = fuzz::kFuzzWorkBudget;
   ctx.policy = in.byte() & 1 ? Policy::strict : Policy::lenient;
   std::vector<Value> outputs;
   try {

@@ -26,6 +26,14 @@ struct Context {
   // Subgraph runs (Loop iterations, SequenceMap samples) in this evaluation, nested ones
   // included; the interpreter bounds it (limit_exceeded) so that no model runs unboundedly.
   size_t body_runs = 0;
+  // Work done in this evaluation, in bytes: every node run and subgraph run counts
+  // kNodeRunWork, plus the bytes of the tensors each node reads and writes (a tensor handle,
+  // sizeof(Tensor), for each element of a sequence). The interpreter stops the evaluation with
+  // limit_exceeded past work_budget, or past 16 x Limits::max_tensor_bytes() when it is 0, so
+  // that no model (a Loop of cheap nodes, a loop re-reading a large tensor) runs unboundedly.
+  static constexpr size_t kNodeRunWork = 256;
+  size_t work = 0;
+  size_t work_budget = 0;
 
   void note(Ambiguity a) {
     for (const auto& x : ambiguities)

@@ -204,6 +204,53 @@ TEST(HardeningLimits, LoopIterationsAreBoundedPerEvaluation) {
   EXPECT_EQ(run_loop_model(true, 40), ErrorCode::limit_exceeded);
 }
 
+TEST(HardeningLimits, LoopWorkIsBoundedByTheBytesItsNodesReadAndWrite) {
+  // The same 1000 iterations (below the subgraph-run budget) fit a 1 MiB work budget when v is
+  // a scalar (each iteration: a body run and two Identity runs of 256 each, plus a few bytes)
+  // but not when v has 1024 floats (each iteration's Identity reads and writes 8 KiB).
+  auto run = [](const Tensor& v) {
+    Context ctx;
+    ctx.work_budget = size_t{1} << 20;
+    return interp::run_model(loop_model(false),
+                             {Tensor::from_values<DataType::int64>({}, {1000}), v}, ctx);
+  };
+  const auto out = run(Tensor::from_values<DataType::float32>({}, {2.5f}));
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].tensor().data<float>()[0], 2.5f);
+  try {
+    run(Tensor::zeros(DataType::float32, {1024}));
+    FAIL() << "accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::limit_exceeded);
+    EXPECT_NE(std::string(e.what()).find("work budget of 1048576 bytes"), std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(HardeningLimits, DefaultWorkBudgetFollowsMaxTensorBytes) {
+  // 16 x max_tensor_bytes: 16 x 64 KiB = 1 MiB. With v of 1024 floats each iteration costs
+  // more than 8 KiB, so 50 iterations fit and 200 do not (both below the subgraph-run budget
+  // of 64 KiB / sizeof(Tensor)).
+  LimitGuard limit(64 << 10);
+  ASSERT_GT((64u << 10) / sizeof(Tensor), 200u);
+  auto run = [](int64_t trips) {
+    Context ctx;
+    interp::run_model(loop_model(false),
+                      {Tensor::from_values<DataType::int64>({}, {trips}),
+                       Tensor::zeros(DataType::float32, {1024})},
+                      ctx);
+  };
+  EXPECT_NO_THROW(run(50));
+  try {
+    run(200);
+    FAIL() << "accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::limit_exceeded);
+    EXPECT_NE(std::string(e.what()).find("work budget of 1048576 bytes"), std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(HardeningSlice, NegativeStepOnAnEmptyAxisSelectsNothing) {
   // numpy: np.zeros(0)[-1:-10:-1] has shape (0,).
   const Tensor x = Tensor::zeros(DataType::float32, {0});

@@ -1,6 +1,7 @@
 #include "reference/interpreter/interpreter.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <set>
@@ -296,6 +297,32 @@ Value coerce_to_declared(const Value& v, const onnx::TypeProto& declared, const 
   return v;
 }
 
+namespace {
+
+// Work a value stands for when a node reads or writes it (see Context::work).
+size_t value_work(const Value& v) {
+  if (v.is_tensor()) return v.tensor().byte_size();
+  if (v.is_sequence()) return v.sequence().size() * sizeof(Tensor);
+  const Optional& o = v.optional();
+  return o.element ? value_work(*o.element) : 0;
+}
+
+void charge_work(Context& ctx, size_t amount, const std::string& where) {
+  const size_t max = Limits::max_tensor_bytes();
+  const size_t budget = ctx.work_budget       ? ctx.work_budget
+                        : max > SIZE_MAX / 16 ? SIZE_MAX
+                                              : max * 16;
+  ctx.work = amount > budget - std::min(ctx.work, budget) ? budget + 1 : ctx.work + amount;
+  if (ctx.work > budget)
+    throw Error(ErrorCode::limit_exceeded,
+                where + ": the evaluation exceeds its work budget of " + std::to_string(budget) +
+                    " bytes (" + std::to_string(Context::kNodeRunWork) +
+                    " per node or subgraph run plus the bytes of the tensors each node reads "
+                    "and writes; 16 x --max-tensor-bytes)");
+}
+
+}  // namespace
+
 std::vector<Value> GraphProgram::run(const std::vector<Value>& inputs, const Scope* outer,
                                      Context& ctx) const {
   const onnx::GraphProto& graph = *g_->graph;
@@ -328,7 +355,14 @@ std::vector<Value> GraphProgram::run(const std::vector<Value>& inputs, const Sco
       in.emplace_back(*v);
     }
     KernelCall call{pn, node, pn.since, in, scope, ctx};
+    size_t in_work = Context::kNodeRunWork;
+    for (const auto& v : in)
+      if (v) in_work += value_work(*v);
+    charge_work(ctx, in_work, call.label());
     std::vector<Value> out = pn.op->fn(call);
+    size_t out_work = 0;
+    for (const auto& v : out) out_work += value_work(v);
+    charge_work(ctx, out_work, call.label());
     for (int j = 0; j < node.output_size(); ++j) {
       const std::string& name = node.output(j);
       if (name.empty()) continue;
@@ -457,6 +491,7 @@ void count_body_run(const KernelCall& c) {
     throw Error(ErrorCode::limit_exceeded,
                 c.label() + ": more than " + std::to_string(budget) +
                     " subgraph runs (Loop iterations and SequenceMap samples) in one evaluation");
+  charge_work(c.ctx, Context::kNodeRunWork, c.label());
 }
 
 std::vector<Value> run_loop(const KernelCall& c) {
