@@ -251,6 +251,21 @@ TEST(HardeningLimits, DefaultWorkBudgetFollowsMaxTensorBytes) {
   }
 }
 
+TEST(HardeningSplit, SplitEntriesWhoseSumOverflowsDoNotSumToTheAxis) {
+  // 1 + (2^63 - 1) + (2^63 - 1) + 2 wraps to 1 in 64-bit arithmetic: the axis length of [1].
+  const int64_t max = std::numeric_limits<int64_t>::max();
+  const Tensor x = Tensor::from_values<DataType::float32>({1}, {1.0f});
+  Context ctx;
+  EXPECT_EQ(code_of([&] {
+              ops::SplitToSequence(x, ints({1, max, max, 2}), 0, 1, ctx);
+            }),
+            ErrorCode::split_sum_mismatch);
+  EXPECT_EQ(code_of([&] {
+              ops::SplitToSequence(x, ints({2, max}), 0, 1, ctx);
+            }),
+            ErrorCode::split_sum_mismatch);
+}
+
 TEST(HardeningSlice, NegativeStepOnAnEmptyAxisSelectsNothing) {
   // numpy: np.zeros(0)[-1:-10:-1] has shape (0,).
   const Tensor x = Tensor::zeros(DataType::float32, {0});

@@ -72,14 +72,18 @@ std::vector<int64_t> chunk_lengths(const Tensor& split, int64_t d, Context& ctx)
       throw Error(ErrorCode::split_negative,
                   "SplitToSequence: split " + values_to_string(lengths) + " has negative entry " +
                       std::to_string(lengths[i]) + " at index " + std::to_string(i));
-  int64_t sum = 0;
+  int64_t sum = 0;  // never above d: an entry larger than what is left of d stops the sum
   bool has_zero = false;
+  bool over = false;
   for (int64_t len : lengths) {
     has_zero = has_zero || len == 0;
+    if (len > d - sum) {
+      over = true;
+      break;
+    }
     sum += len;
-    if (sum > d) break;  // entries are non-negative: stop before the sum can overflow
   }
-  if (sum != d)
+  if (over || sum != d)
     throw Error(ErrorCode::split_sum_mismatch,
                 "SplitToSequence: split " + values_to_string(lengths) +
                     " does not sum to the axis length " + std::to_string(d));
@@ -117,23 +121,22 @@ std::vector<Tensor> chunks_along(const Tensor& input, size_t a,
     return parts;
   }
   const size_t es = element_size(input.dtype());
-  std::vector<std::vector<std::byte>> chunks(lengths.size());
-  for (size_t c = 0; c < lengths.size(); ++c)
-    chunks[c].resize(outer * static_cast<size_t>(lengths[c]) * inner * es);
-  const std::byte* from = input.bytes();
-  for (size_t o = 0; o < outer; ++o)
-    for (size_t c = 0; c < lengths.size(); ++c) {
-      const size_t n = static_cast<size_t>(lengths[c]) * inner * es;
-      if (n) std::memcpy(chunks[c].data() + o * n, from, n);
-      from += n;
-    }
-  for (size_t c = 0; c < lengths.size(); ++c) {
-    Shape chunk_shape = shape;
-    chunk_shape[a] = lengths[c];
-    parts.push_back(
-        Tensor::from_bytes(input.dtype(), std::move(chunk_shape), std::move(chunks[c])));
-  }
-  return parts;
+  std::vector<Shape> shapes(lengths.size(), shape);
+  for (size_t c = 0; c < lengths.size(); ++c) shapes[c][a] = lengths[c];
+  // Every byte of every chunk is copied from the input, so the chunks' storage is not
+  // zero-filled first; each outer row is copied into the chunks in turn, row by row.
+  return Tensor::written_once(input.dtype(), shapes, [&](std::byte* const* chunk) {
+    std::vector<size_t> row(lengths.size());  // bytes of one outer row of each chunk
+    for (size_t c = 0; c < lengths.size(); ++c)
+      row[c] = static_cast<size_t>(lengths[c]) * inner * es;
+    const std::byte* from = input.bytes();
+    for (size_t o = 0; o < outer; ++o)
+      for (size_t c = 0; c < lengths.size(); ++c) {
+        const size_t n = row[c];
+        if (n) std::memcpy(chunk[c] + o * n, from, n);
+        from += n;
+      }
+  });
 }
 
 }  // namespace
