@@ -250,8 +250,30 @@ std::string outcome_line(const Outcome& o) {
 #endif
 
 namespace seqconf {
+namespace {
+std::filesystem::path& registered_package_data_dir() {
+  static std::filesystem::path dir;
+  return dir;
+}
+}  // namespace
+
+bool set_package_data_dir(const std::filesystem::path& dir) {
+  registered_package_data_dir() = dir;
+  return true;
+}
+
+std::filesystem::path package_data_dir() {
+  if (const auto& dir = registered_package_data_dir(); !dir.empty()) return dir;
+  std::error_code ec;
+  const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (ec) return {};
+  const auto dir = exe.parent_path().parent_path() / "share" / "seqconf";
+  return std::filesystem::is_directory(dir / "corpus", ec) ? dir : std::filesystem::path();
+}
+
 std::filesystem::path default_corpus_root() {
   if (const char* env = std::getenv("SEQCONF_CORPUS"); env && *env) return env;
+  if (auto dir = package_data_dir(); !dir.empty()) return dir / "corpus";
   return SEQCONF_DEFAULT_CORPUS;
 }
 }  // namespace seqconf

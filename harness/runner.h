@@ -55,6 +55,15 @@ std::string outcome_line(const Outcome& o);
 }  // namespace seqconf
 
 namespace seqconf {
-// $SEQCONF_CORPUS, else the repository's fixtures/corpus.
+// $SEQCONF_CORPUS, else the corpus of the installed package (package_data_dir() / "corpus"),
+// else the repository's fixtures/corpus.
 std::filesystem::path default_corpus_root();
+
+// The share/seqconf folder of an installed seqconf (cmake --install): the one registered with
+// set_package_data_dir, else <folder of the running program>/../share/seqconf when that holds a
+// corpus (an installed bin/seqconf), else empty (a program of the build tree).
+std::filesystem::path package_data_dir();
+// find_package(seqconf) compiles a call of this into every program that links seqconf::seqconf,
+// so that the installed library finds its own data rather than the tree it was built from.
+bool set_package_data_dir(const std::filesystem::path& dir);
 }  // namespace seqconf

@@ -12,6 +12,7 @@
 #include <sstream>
 #include <thread>
 
+#include "harness/runner.h"
 #include "reference/error.h"
 
 #ifndef SEQCONF_VERSION
@@ -179,10 +180,12 @@ std::string run_command(const std::string& command) {
 }
 
 // The revision of the source tree the binary was built from: asked of git at run time (the
-// configure-time value goes stale after a commit), else the configure-time value.
+// configure-time value goes stale after a commit), else the configure-time value. An installed
+// seqconf (package_data_dir() set) always gives the configure-time value: the tree it was
+// built from may have moved on since.
 std::string git_revision() {
   const std::string dir = SEQCONF_SOURCE_DIR;
-  if (!dir.empty() && dir.find('\'') == std::string::npos) {
+  if (!dir.empty() && dir.find('\'') == std::string::npos && package_data_dir().empty()) {
     std::string rev = run_command("git -C '" + dir + "' rev-parse HEAD 2>/dev/null");
     if (rev.size() == 40) {
       if (!run_command("git -C '" + dir + "' status --porcelain --untracked-files=no 2>/dev/null")

@@ -11,7 +11,8 @@ add_library(seqconf_external_runtimes STATIC
   ${CMAKE_CURRENT_LIST_DIR}/isolated.cpp
   ${CMAKE_CURRENT_LIST_DIR}/process.cpp
 )
-target_include_directories(seqconf_external_runtimes PUBLIC ${PROJECT_SOURCE_DIR})
+# The installed package adds include/seqconf (package/CMakeLists.txt).
+target_include_directories(seqconf_external_runtimes PUBLIC $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}>)
 # Where the onnxruntime-web adapter and third_party/ are found.
 target_compile_definitions(seqconf_external_runtimes PRIVATE
   SEQCONF_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
