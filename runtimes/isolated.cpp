@@ -1,15 +1,20 @@
-// Runs a runtime in forked children; see isolated.h.
+// Runs a runtime in a persistent forked worker process; see isolated.h.
 #include "runtimes/isolated.h"
 
 #include <poll.h>
 #include <signal.h>
+#include <sys/socket.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <map>
+#include <mutex>
+#include <optional>
 #include <string>
 
 #include "reference/error.h"
@@ -18,9 +23,9 @@
 namespace seqconf {
 namespace {
 
-// Wire format child -> parent: length-prefixed fields. Values travel as their ONNX proto
-// (TensorProto, SequenceProto or OptionalProto) next to their TypeProto, so an empty sequence
-// keeps its element type.
+// Messages are frames: a uint64 length, then the payload. A payload is a list of
+// length-prefixed fields. Values travel as their ONNX proto (TensorProto, SequenceProto or
+// OptionalProto) next to their TypeProto, so an empty sequence keeps its element type.
 void put(std::string& out, const std::string& s) {
   const uint64_t n = s.size();
   out.append(reinterpret_cast<const char*>(&n), sizeof n);
@@ -32,10 +37,10 @@ class Reader {
   explicit Reader(const std::string& s) : s_(s) {}
   std::string get() {
     uint64_t n = 0;
-    if (s_.size() - pos_ < sizeof n) throw Error(ErrorCode::invalid_proto, "truncated answer");
+    if (s_.size() - pos_ < sizeof n) throw Error(ErrorCode::invalid_proto, "truncated message");
     std::memcpy(&n, s_.data() + pos_, sizeof n);
     pos_ += sizeof n;
-    if (s_.size() - pos_ < n) throw Error(ErrorCode::invalid_proto, "truncated answer");
+    if (s_.size() - pos_ < n) throw Error(ErrorCode::invalid_proto, "truncated message");
     std::string r = s_.substr(pos_, n);
     pos_ += n;
     return r;
@@ -46,17 +51,32 @@ class Reader {
   size_t pos_ = 0;
 };
 
+void put_values(std::string& out, const std::vector<Value>& values) {
+  put(out, std::to_string(values.size()));
+  for (const Value& v : values) {
+    put(out, type_of(v).SerializeAsString());
+    put(out, value_to_bytes(v, TensorEncoding::raw_data));
+  }
+}
+
+std::vector<Value> get_values(Reader& in, const std::string& what) {
+  std::vector<Value> values;
+  const size_t n = std::stoul(in.get());
+  for (size_t i = 0; i < n; ++i) {
+    onnx::TypeProto type;
+    if (!type.ParseFromString(in.get())) throw Error(ErrorCode::invalid_proto, "bad TypeProto");
+    values.push_back(value_from_bytes(in.get(), type, what + " " + std::to_string(i)));
+  }
+  return values;
+}
+
 std::string encode(const RunResult& r) {
   std::string out;
   put(out, r.ok ? "1" : "0");
   put(out, std::to_string(static_cast<int>(r.error.kind)));
   put(out, r.error.message);
   put(out, r.error.code);
-  put(out, std::to_string(r.outputs.size()));
-  for (const Value& v : r.outputs) {
-    put(out, type_of(v).SerializeAsString());
-    put(out, value_to_bytes(v, TensorEncoding::raw_data));
-  }
+  put_values(out, r.outputs);
   put(out, std::to_string(r.ambiguities.size()));
   for (const Ambiguity& a : r.ambiguities) {
     put(out, a.id);
@@ -74,12 +94,7 @@ RunResult decode(const std::string& bytes) {
   r.error.kind = static_cast<RunError::Kind>(std::stoi(in.get()));
   r.error.message = in.get();
   r.error.code = in.get();
-  const size_t n = std::stoul(in.get());
-  for (size_t i = 0; i < n; ++i) {
-    onnx::TypeProto type;
-    if (!type.ParseFromString(in.get())) throw Error(ErrorCode::invalid_proto, "bad TypeProto");
-    r.outputs.push_back(value_from_bytes(in.get(), type, "output " + std::to_string(i)));
-  }
+  r.outputs = get_values(in, "output");
   const size_t m = std::stoul(in.get());
   for (size_t i = 0; i < m; ++i) {
     Ambiguity a;
@@ -92,6 +107,12 @@ RunResult decode(const std::string& bytes) {
   return r;
 }
 
+RunResult failure(RunError::Kind kind, std::string message) {
+  RunResult r;
+  r.error = {kind, std::move(message), ""};
+  return r;
+}
+
 std::string signal_description(int sig) {
   const char* abbrev = sigabbrev_np(sig);
   const char* desc = strsignal(sig);
@@ -99,148 +120,321 @@ std::string signal_description(int sig) {
          (desc ? std::string(" (") + desc + ")" : std::string());
 }
 
-void write_all(int fd, const std::string& s) {
+using Clock = std::chrono::steady_clock;
+
+// Milliseconds left before the deadline (-1: no deadline), at most `slice` so that the caller
+// can look at the worker between waits.
+int wait_ms(const std::optional<Clock::time_point>& deadline, int slice) {
+  if (!deadline) return slice;
+  const auto left = std::chrono::ceil<std::chrono::milliseconds>(*deadline - Clock::now()).count();
+  return static_cast<int>(std::clamp<decltype(left)>(left, 0, slice));
+}
+
+// Blocking frame I/O, for the worker's side.
+bool read_exact(int fd, char* p, size_t n) {
+  while (n > 0) {
+    const ssize_t k = ::read(fd, p, n);
+    if (k < 0 && errno == EINTR) continue;
+    if (k <= 0) return false;
+    p += k;
+    n -= static_cast<size_t>(k);
+  }
+  return true;
+}
+
+bool read_frame(int fd, std::string& out) {
+  uint64_t n = 0;
+  if (!read_exact(fd, reinterpret_cast<char*>(&n), sizeof n)) return false;
+  out.resize(n);
+  return read_exact(fd, out.data(), n);
+}
+
+void write_frame(int fd, const std::string& payload) {
+  std::string frame;
+  put(frame, payload);
   size_t done = 0;
-  while (done < s.size()) {
-    const ssize_t n = ::write(fd, s.data() + done, s.size() - done);
+  while (done < frame.size()) {
+    const ssize_t n = ::send(fd, frame.data() + done, frame.size() - done, MSG_NOSIGNAL);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) return;
     done += static_cast<size_t>(n);
   }
 }
 
-// Runs `work` in a forked child and returns its RunResult, or a crash / timeout RunResult.
-template <class Work>
-RunResult in_child(const std::string& what, int timeout_ms, Work work) {
-  int fds[2];
-  if (::pipe(fds) != 0)
-    return {false,
-            {},
-            {RunError::Kind::internal, "pipe: " + std::string(std::strerror(errno)), ""},
-            {}};
-  const pid_t pid = ::fork();
-  if (pid < 0) {
-    ::close(fds[0]);
-    ::close(fds[1]);
-    return {false,
-            {},
-            {RunError::Kind::internal, "fork: " + std::string(std::strerror(errno)), ""},
-            {}};
-  }
-  if (pid == 0) {
-    // The child: its own process group, so a timeout also ends what it started.
-    ::setpgid(0, 0);
-    ::close(fds[0]);
+// The worker: prepares and runs models on request until the parent closes the socket.
+// Requests: "P" id path model -> RunResult (ok: prepared); "R" id inputs -> RunResult;
+// "D" id -> no answer (the prepared model is dropped).
+[[noreturn]] void worker_main(int fd, Runtime& inner) {
+  std::map<std::string, std::unique_ptr<PreparedModel>> models;
+  std::string request;
+  while (read_frame(fd, request)) {
     RunResult r;
+    bool answer = true;
     try {
-      r = work();
+      Reader in(request);
+      const std::string command = in.get();
+      const std::string id = in.get();
+      if (command == "D") {
+        answer = false;
+        models.erase(id);
+      } else if (command == "P") {
+        const std::string path = in.get();
+        onnx::ModelProto model;
+        if (!model.ParseFromString(in.get()))
+          throw Error(ErrorCode::invalid_proto, "the model did not reach the worker intact");
+        auto prepared = inner.prepare(path, model, &r.error);
+        r.ok = prepared != nullptr;
+        if (prepared) models[id] = std::move(prepared);
+      } else if (command == "R") {
+        const std::vector<Value> inputs = get_values(in, "input");
+        auto it = models.find(id);
+        if (it == models.end())
+          throw Error(ErrorCode::invalid_argument, "no prepared model " + id + " in the worker");
+        r = it->second->run(inputs);
+      } else {
+        throw Error(ErrorCode::invalid_proto, "unknown request '" + command + "'");
+      }
     } catch (const Error& e) {
-      r = {false,
-           {},
-           {RunError::Kind::internal, e.what(), std::string(error_code_name(e.code()))},
-           {}};
+      r = failure(RunError::Kind::internal, e.what());
+      r.error.code = std::string(error_code_name(e.code()));
     } catch (const std::exception& e) {
-      r = {false, {}, {RunError::Kind::internal, e.what(), ""}, {}};
+      r = failure(RunError::Kind::internal, e.what());
     }
+    if (!answer) continue;
     std::string bytes;
     try {
       bytes = encode(r);
     } catch (const std::exception& e) {
-      bytes = encode({false, {}, {RunError::Kind::internal, e.what(), ""}, {}});
+      bytes = encode(failure(RunError::Kind::internal, e.what()));
     }
-    write_all(fds[1], bytes);
-    ::close(fds[1]);
-    ::_exit(0);
+    write_frame(fd, bytes);
   }
-  ::close(fds[1]);
-  std::string answer;
-  bool timed_out = false;
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
-  char buffer[65536];
-  for (;;) {
-    int wait_ms = -1;
-    if (timeout_ms > 0) {
-      const auto left =
-          std::chrono::ceil<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now())
-              .count();
-      if (left <= 0) {
-        timed_out = true;
-        break;
+  ::_exit(0);
+}
+
+// The parent's handle on the worker process: forks it on first use and again after it died
+// or was killed. One request at a time.
+class Worker {
+ public:
+  Worker(std::shared_ptr<Runtime> inner, IsolationOptions options)
+      : inner_(std::move(inner)), options_(options) {}
+  Worker(const Worker&) = delete;
+  Worker& operator=(const Worker&) = delete;
+  ~Worker() { stop(); }
+
+  const std::string& name() const { return name_; }
+  void set_name(std::string n) { name_ = std::move(n); }
+
+  // The worker generation a model prepared now lives in (changes when the worker is re-forked).
+  uint64_t generation() const { return generation_; }
+  bool alive() const { return pid_ > 0; }
+  std::string new_id() { return std::to_string(next_id_++); }
+
+  // Sends a request and waits for its answer, or for the worker's death or the time limit.
+  RunResult call(const std::string& what, const std::string& payload) {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (pid_ <= 0) {
+      if (std::string why; !spawn(&why)) return failure(RunError::Kind::internal, why);
+    }
+    std::optional<Clock::time_point> deadline;
+    if (options_.timeout_ms > 0)
+      deadline = Clock::now() + std::chrono::milliseconds(options_.timeout_ms);
+    std::string frame;
+    put(frame, payload);
+    size_t sent = 0;
+    std::string answer;
+    uint64_t expected = 0;
+    bool have_length = false;
+    char buffer[65536];
+    for (;;) {
+      const bool sending = sent < frame.size();
+      pollfd p{fd_, static_cast<short>(sending ? POLLOUT : POLLIN), 0};
+      const int ms = wait_ms(deadline, 50);
+      if (deadline && ms == 0 && Clock::now() >= *deadline) return timed_out(what);
+      const int ready = ::poll(&p, 1, ms);
+      if (ready < 0 && errno == EINTR) continue;
+      if (ready <= 0) {
+        // Also notices a worker that died while a copy of its socket end lives elsewhere.
+        if (int status = 0; ::waitpid(pid_, &status, WNOHANG) == pid_) return died(what, status);
+        continue;
       }
-      wait_ms = static_cast<int>(left);
+      if (sending) {
+        const ssize_t n = ::send(fd_, frame.data() + sent, frame.size() - sent, MSG_NOSIGNAL);
+        if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+        if (n <= 0) return died(what);
+        sent += static_cast<size_t>(n);
+        continue;
+      }
+      const ssize_t n = ::read(fd_, buffer, sizeof buffer);
+      if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+      if (n <= 0) return died(what);
+      answer.append(buffer, static_cast<size_t>(n));
+      if (!have_length && answer.size() >= sizeof expected) {
+        std::memcpy(&expected, answer.data(), sizeof expected);
+        have_length = true;
+      }
+      if (have_length && answer.size() - sizeof expected >= expected) break;
     }
-    pollfd p{fds[0], POLLIN, 0};
-    const int ready = ::poll(&p, 1, wait_ms);
-    if (ready < 0 && errno == EINTR) continue;
-    if (ready == 0) continue;  // the deadline check above ends the loop
-    const ssize_t n = ::read(fds[0], buffer, sizeof buffer);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    answer.append(buffer, static_cast<size_t>(n));
+    try {
+      return decode(answer.substr(sizeof expected, expected));
+    } catch (const std::exception& e) {
+      return failure(RunError::Kind::internal, what + ": unreadable answer (" + e.what() + ")");
+    }
   }
-  ::close(fds[0]);
-  if (timed_out) {
-    ::kill(-pid, SIGKILL);
-    ::kill(pid, SIGKILL);
+
+  // A request without an answer (dropping a prepared model); ignored when the worker is gone.
+  void tell(uint64_t generation, const std::string& payload) {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (pid_ <= 0 || generation != generation_) return;
+    std::string frame;
+    put(frame, payload);
+    // Small enough for the socket buffer; a worker that is gone shows on the next call.
+    (void)::send(fd_, frame.data(), frame.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
   }
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+
+ private:
+  bool spawn(std::string* why) {
+    int fds[2];
+    if (::socketpair(AF_UNIX, SOCK_STREAM, 0, fds) != 0) {
+      *why = "socketpair: " + std::string(std::strerror(errno));
+      return false;
+    }
+    const pid_t pid = ::fork();
+    if (pid < 0) {
+      *why = "fork: " + std::string(std::strerror(errno));
+      ::close(fds[0]);
+      ::close(fds[1]);
+      return false;
+    }
+    if (pid == 0) {
+      // The worker: its own process group, so a timeout also ends what it started.
+      ::setpgid(0, 0);
+      ::close(fds[0]);
+      worker_main(fds[1], *inner_);
+    }
+    ::close(fds[1]);
+    pid_ = pid;
+    fd_ = fds[0];
+    ++generation_;
+    return true;
   }
-  RunResult r;
-  if (timed_out) {
-    r.error = {
-        RunError::Kind::timeout,
-        what + ": no answer within " + std::to_string(timeout_ms) + " ms; the process was killed",
-        ""};
-    return r;
+
+  void stop() {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = -1;
+    if (pid_ > 0) {
+      ::kill(-pid_, SIGKILL);
+      ::kill(pid_, SIGKILL);
+      while (::waitpid(pid_, nullptr, 0) < 0 && errno == EINTR) {
+      }
+    }
+    pid_ = -1;
   }
-  if (WIFSIGNALED(status)) {
-    r.error = {RunError::Kind::crash,
-               what + ": the process was terminated by " + signal_description(WTERMSIG(status)),
-               ""};
-    return r;
+
+  RunResult timed_out(const std::string& what) {
+    stop();
+    return failure(RunError::Kind::timeout, what + ": no answer within " +
+                                                std::to_string(options_.timeout_ms) +
+                                                " ms; the process was killed");
   }
-  try {
-    return decode(answer);
-  } catch (const std::exception& e) {
-    r.error = {RunError::Kind::crash,
-               what + ": the process exited with status " +
-                   std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) +
-                   " without a complete answer (" + e.what() + ")",
-               ""};
-    return r;
+
+  // The worker closed its socket or died; status is its wait status when already reaped.
+  RunResult died(const std::string& what, std::optional<int> reaped = std::nullopt) {
+    int status = reaped.value_or(0);
+    if (!reaped)
+      while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+      }
+    ::close(fd_);
+    fd_ = -1;
+    pid_ = -1;
+    if (WIFSIGNALED(status))
+      return failure(RunError::Kind::crash, what + ": the process was terminated by " +
+                                                signal_description(WTERMSIG(status)));
+    return failure(RunError::Kind::crash,
+                   what + ": the process exited with status " +
+                       std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) +
+                       " without a complete answer");
   }
+
+  std::shared_ptr<Runtime> inner_;
+  IsolationOptions options_;
+  std::string name_;
+  std::mutex mu_;
+  pid_t pid_ = -1;
+  int fd_ = -1;
+  uint64_t generation_ = 0;
+  uint64_t next_id_ = 1;
+};
+
+std::string prepare_request(const std::string& id, const std::filesystem::path& path,
+                            const std::string& model_bytes) {
+  std::string p;
+  put(p, "P");
+  put(p, id);
+  put(p, path.string());
+  put(p, model_bytes);
+  return p;
+}
+
+std::string drop_request(const std::string& id) {
+  std::string p;
+  put(p, "D");
+  put(p, id);
+  return p;
 }
 
 class IsolatedModel : public PreparedModel {
  public:
-  IsolatedModel(std::shared_ptr<Runtime> inner, std::filesystem::path path, onnx::ModelProto model,
-                IsolationOptions options)
-      : inner_(std::move(inner)),
+  IsolatedModel(std::shared_ptr<Worker> worker, std::filesystem::path path, std::string model_bytes,
+                std::string id, uint64_t generation)
+      : worker_(std::move(worker)),
         path_(std::move(path)),
-        model_(std::move(model)),
-        options_(options) {}
+        model_bytes_(std::move(model_bytes)),
+        id_(std::move(id)),
+        generation_(generation) {}
+  ~IsolatedModel() override { worker_->tell(generation_, drop_request(id_)); }
 
   RunResult run(const std::vector<Value>& inputs) override {
-    return in_child(inner_->name() + " run", options_.timeout_ms, [&] {
-      RunResult r;
-      auto prepared = inner_->prepare(path_, model_, &r.error);
-      if (!prepared) return r;
-      return prepared->run(inputs);
-    });
+    std::string values;
+    put_values(values, inputs);
+    // A crash is confirmed on a new worker that has prepared only this model, so that a crash
+    // finding does not depend on what the worker ran before.
+    RunResult r = run_once(values);
+    if (!r.ok && r.error.kind == RunError::Kind::crash) r = run_once(values);
+    return r;
   }
 
  private:
-  std::shared_ptr<Runtime> inner_;
+  RunResult run_once(const std::string& values) {
+    // The worker this model was prepared in is gone: prepare it again in the new one.
+    if (!worker_->alive() || worker_->generation() != generation_) {
+      std::string id = worker_->new_id();
+      RunResult p =
+          worker_->call(worker_->name() + " prepare", prepare_request(id, path_, model_bytes_));
+      if (!p.ok) return p;
+      id_ = std::move(id);
+      generation_ = worker_->generation();
+    }
+    std::string request;
+    put(request, "R");
+    put(request, id_);
+    request += values;
+    return worker_->call(worker_->name() + " run", request);
+  }
+
+  std::shared_ptr<Worker> worker_;
   std::filesystem::path path_;
-  onnx::ModelProto model_;
-  IsolationOptions options_;
+  std::string model_bytes_;
+  std::string id_;
+  uint64_t generation_;
 };
 
 class IsolatedRuntime : public Runtime {
  public:
   IsolatedRuntime(std::shared_ptr<Runtime> inner, IsolationOptions options)
-      : inner_(std::move(inner)), options_(options) {}
+      : inner_(inner), worker_(std::make_shared<Worker>(std::move(inner), options)) {
+    worker_->set_name(inner_->name());
+  }
 
   std::string name() const override { return inner_->name(); }
   std::string version() const override { return inner_->version(); }
@@ -248,21 +442,23 @@ class IsolatedRuntime : public Runtime {
 
   std::unique_ptr<PreparedModel> prepare(const std::filesystem::path& model_path,
                                          const onnx::ModelProto& model, RunError* error) override {
-    RunResult r = in_child(inner_->name() + " prepare", options_.timeout_ms, [&] {
-      RunResult ok;
-      ok.ok = inner_->prepare(model_path, model, &ok.error) != nullptr;
-      return ok;
-    });
-    if (!r.ok) {
-      if (error) *error = r.error;
-      return nullptr;
+    std::string bytes = model.SerializeAsString();
+    RunResult r;
+    for (int attempt = 0; attempt < 2; ++attempt) {
+      const std::string id = worker_->new_id();
+      r = worker_->call(inner_->name() + " prepare", prepare_request(id, model_path, bytes));
+      if (r.ok)
+        return std::make_unique<IsolatedModel>(worker_, model_path, std::move(bytes), id,
+                                               worker_->generation());
+      if (r.error.kind != RunError::Kind::crash) break;
     }
-    return std::make_unique<IsolatedModel>(inner_, model_path, model, options_);
+    if (error) *error = r.error;
+    return nullptr;
   }
 
  private:
   std::shared_ptr<Runtime> inner_;
-  IsolationOptions options_;
+  std::shared_ptr<Worker> worker_;
 };
 
 }  // namespace

@@ -144,5 +144,82 @@ TEST(Isolated, TheRunGoesOnAfterCrashAndTimeout) {
   EXPECT_EQ(kinds[1], RunError::Kind::timeout);
 }
 
+// A runtime whose models behave as their graph's name says: "pid" returns the id of the
+// process that runs it, "segfault" crashes, anything else echoes its inputs.
+class ByNameRuntime : public Runtime {
+ public:
+  std::string name() const override { return "by-name"; }
+  std::string version() const override { return "0"; }
+  std::unique_ptr<PreparedModel> prepare(const std::filesystem::path&,
+                                         const onnx::ModelProto& model, RunError*) override {
+    return std::make_unique<Model>(model.graph().name());
+  }
+
+ private:
+  class Model : public PreparedModel {
+   public:
+    explicit Model(std::string behaviour) : behaviour_(std::move(behaviour)) {}
+    RunResult run(const std::vector<Value>& inputs) override {
+      if (behaviour_ == "segfault") ::raise(SIGSEGV);
+      RunResult r;
+      r.ok = true;
+      r.outputs = behaviour_ == "pid" ? std::vector<Value>{i64(::getpid())} : inputs;
+      return r;
+    }
+
+   private:
+    std::string behaviour_;
+  };
+};
+
+onnx::ModelProto named_model(const std::string& name) {
+  onnx::ModelProto m;
+  m.mutable_graph()->set_name(name);
+  return m;
+}
+
+int64_t pid_of(PreparedModel& model) {
+  const RunResult r = model.run({});
+  EXPECT_TRUE(r.ok) << r.error.message;
+  return r.ok ? r.outputs.at(0).tensor().int_at(0) : -1;
+}
+
+// One worker process prepares and runs many models: no fork per run.
+TEST(Isolated, OneWorkerServesManyModels) {
+  auto rt = make_isolated_runtime(std::make_shared<ByNameRuntime>(), {5000});
+  RunError error;
+  std::vector<std::unique_ptr<PreparedModel>> models;
+  for (int i = 0; i < 5; ++i) {
+    models.push_back(rt->prepare({}, named_model("pid"), &error));
+    ASSERT_TRUE(models.back()) << error.message;
+  }
+  const int64_t worker = pid_of(*models[0]);
+  EXPECT_NE(worker, static_cast<int64_t>(::getpid()));
+  for (auto& m : models)
+    for (int run = 0; run < 3; ++run) EXPECT_EQ(pid_of(*m), worker);
+}
+
+// After a crash a new worker takes over; a model prepared in the old worker is prepared again
+// in the new one and runs.
+TEST(Isolated, ModelsPreparedBeforeACrashRunInTheNewWorker) {
+  auto rt = make_isolated_runtime(std::make_shared<ByNameRuntime>(), {5000});
+  RunError error;
+  auto before = rt->prepare({}, named_model("pid"), &error);
+  auto crashing = rt->prepare({}, named_model("segfault"), &error);
+  ASSERT_TRUE(before && crashing) << error.message;
+  const int64_t first = pid_of(*before);
+  const RunResult r = crashing->run({i64(1)});
+  EXPECT_EQ(r.error.kind, RunError::Kind::crash);
+  EXPECT_NE(r.error.message.find("SIGSEGV"), std::string::npos) << r.error.message;
+  const int64_t second = pid_of(*before);
+  EXPECT_GT(second, 0);
+  EXPECT_NE(second, first);
+  auto after = rt->prepare({}, named_model("echo"), &error);
+  ASSERT_TRUE(after) << error.message;
+  const RunResult echoed = after->run({i64(9)});
+  ASSERT_TRUE(echoed.ok) << echoed.error.message;
+  EXPECT_TRUE(echoed.outputs.at(0).identical(i64(9)));
+}
+
 }  // namespace
 }  // namespace seqconf::testing
