@@ -5,6 +5,8 @@
 #include <fstream>
 #include <set>
 
+#include <onnx/defs/schema.h>
+
 #include "generators/generators.h"
 #include "harness/compare.h"
 #include "reference/error.h"
@@ -159,6 +161,79 @@ std::string snake(const std::string& op) {
     }
   }
   return out;
+}
+
+// The sentences of an operator's spec text (onnx::OpSchemaRegistry, the opset of the fuzz
+// models): the description, then the descriptions of its inputs, attributes and type
+// constraints.
+std::vector<std::string> spec_sentences(const std::string& op) {
+  std::vector<std::string> out;
+  const onnx::OpSchema* schema = onnx::OpSchemaRegistry::Schema(op, 17, "");
+  if (!schema) return out;
+  auto add = [&out](const std::string& text) {
+    std::string flat;
+    for (char c : text) {
+      if (c == '\n' || c == '\r') c = ' ';
+      if (c == ' ' && (flat.empty() || flat.back() == ' ')) continue;
+      flat += c;
+    }
+    size_t start = 0;
+    while (start < flat.size()) {
+      size_t end = flat.find(". ", start);
+      end = end == std::string::npos ? flat.size() : end + 1;
+      std::string sentence = flat.substr(start, end - start);
+      while (!sentence.empty() && sentence.back() == ' ') sentence.pop_back();
+      if (!sentence.empty()) out.push_back(sentence);
+      start = end;
+      while (start < flat.size() && flat[start] == ' ') ++start;
+    }
+  };
+  add(schema->doc() ? schema->doc() : "");
+  for (const auto& in : schema->inputs()) add(in.GetDescription());
+  for (const auto& [name, attr] : schema->attributes()) add(attr.description);
+  for (const auto& tc : schema->typeConstraintParams()) add(tc.description);
+  return out;
+}
+
+// The spec sentence a finding is about: chosen by the reference's error code when the
+// reference rejects the program, else by what the step does (a default position, a split that
+// makes keepdims irrelevant); the operator's first sentence otherwise. Empty for an op the
+// schema registry does not know (a finding about the model as a whole).
+std::string spec_sentence(const std::string& op, const std::string& code, const Step* step) {
+  static const std::map<std::string, std::vector<std::string>> kByCode = {
+      {"position_out_of_range", {"out of bounds"}},
+      {"position_not_scalar", {"must be a scalar"}},
+      {"position_type", {"integral tensor"}},
+      {"element_type_mismatch", {"same data type"}},
+      {"split_negative", {"positive numbers", ">= 0"}},
+      {"split_zero", {"positive numbers", ">= 0"}},
+      {"split_sum_mismatch", {"sum of entries"}},
+      {"split_empty", {"either a scalar"}},
+      {"split_rank", {"either a scalar"}},
+      {"split_type", {"integral tensor"}},
+      {"axis_out_of_range", {"Accepted range is", "Accepted range in"}},
+      {"input_rank", {"same shape"}},
+      {"shape_mismatch", {"same shape"}},
+      {"sequence_length_mismatch", {"same number of samples"}},
+      {"body_arity_mismatch", {"should match the one of the subgraph"}},
+  };
+  const std::vector<std::string> sentences = spec_sentences(op);
+  if (sentences.empty()) return {};
+  std::vector<std::string> keys;
+  if (auto it = kByCode.find(code); it != kByCode.end()) keys = it->second;
+  if (step && !step->position && (step->kind == StepKind::insert || step->kind == StepKind::erase))
+    keys.push_back("by default");
+  if (step && step->kind == StepKind::split && step->split)
+    keys.push_back("this attribute is ignored");
+  if (step && step->kind == StepKind::concat && step->new_axis) keys.push_back("numpy.stack");
+  if (step && step->position && step->position->element_count() == 1 &&
+      (step->position->dtype() == DataType::int32 || step->position->dtype() == DataType::int64) &&
+      step->position->int_at(0) < 0)
+    keys.push_back("counting positions from the back");
+  for (const std::string& key : keys)
+    for (const std::string& s : sentences)
+      if (s.find(key) != std::string::npos) return s;
+  return sentences.front();
 }
 
 std::string result_summary(const RunResult& r) {
@@ -327,7 +402,8 @@ struct Finder {
 };
 
 nlohmann::ordered_json make_case_json(const FuzzFinding& f, const Evaluation& e,
-                                      const BuiltProgram& b, const std::string& reproduce) {
+                                      const BuiltProgram& b, const Step* step,
+                                      const std::string& reproduce) {
   nlohmann::ordered_json j;
   j["id"] = f.id;
   j["op"] = f.op;
@@ -338,7 +414,7 @@ nlohmann::ordered_json make_case_json(const FuzzFinding& f, const Evaluation& e,
   else
     j["expectation"] = {{"kind", "error"}, {"code", e.reference.error.code}};
   j["tolerance"] = {{"rtol", 1e-3}, {"atol", 1e-7}};
-  j["spec"] = "";
+  j["spec"] = spec_sentence(f.op, e.reference.ok ? std::string() : e.reference.error.code, step);
   j["clarity"] = "normative";
   nlohmann::ordered_json params = nlohmann::ordered_json::object();
   params["kind"] = f.kind;
@@ -441,7 +517,8 @@ FuzzResult run_campaign(Runtime& runtime, const FuzzOptions& options) {
     for (const auto& [k, v] : feats) f.id += "/" + k + "=" + v;
     f.id += "/h=" + h;
     f.folder = "fuzz_" + snake(f.op) + "__" + f.kind + "__" + f.dtype + "__" + h;
-    f.case_json = make_case_json(f, last, b, reproduce_command(options, options.iterations));
+    f.case_json = make_case_json(f, last, b, step_of(shrunk, feature_node),
+                                 reproduce_command(options, options.iterations));
     if (!options.out.empty())
       write_files(options.out / f.folder, fixture_files(shrunk, last, f.case_json));
     if (options.log)

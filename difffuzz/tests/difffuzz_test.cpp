@@ -9,6 +9,8 @@
 
 #include <set>
 
+#include <onnx/defs/schema.h>
+
 #include "difffuzz/campaign.h"
 #include "harness/runner.h"
 #include "reports/expectations.h"
@@ -81,6 +83,20 @@ class OffByOneInsert : public Runtime {
   std::unique_ptr<Runtime> inner_;
 };
 
+// SequenceInsert's description and input descriptions, whitespace runs made single spaces.
+std::string insert_spec_text() {
+  const onnx::OpSchema* schema = onnx::OpSchemaRegistry::Schema("SequenceInsert", 17, "");
+  std::string text = schema->doc() ? schema->doc() : "";
+  for (const auto& in : schema->inputs()) text += " " + in.GetDescription();
+  std::string flat;
+  for (char c : text) {
+    if (c == '\n') c = ' ';
+    if (c == ' ' && !flat.empty() && flat.back() == ' ') continue;
+    flat += c;
+  }
+  return flat;
+}
+
 TEST(DiffFuzz, ReferenceAgainstItselfFindsNothing) {
   auto rt = make_runtime("reference");
   FuzzOptions o;
@@ -115,6 +131,10 @@ TEST(DiffFuzz, BrokenInsertIsFoundAndShrunk) {
     // The fixture is in the corpus layout and runs on the broken runtime as a non-pass.
     EXPECT_TRUE(fs::exists(o.out / f.folder / "model.onnx"));
     EXPECT_TRUE(fs::exists(o.out / f.folder / "case.json"));
+    // The fixture cites a sentence of SequenceInsert's spec text.
+    const std::string spec = f.case_json.value("spec", "");
+    EXPECT_FALSE(spec.empty()) << f.id;
+    EXPECT_NE(insert_spec_text().find(spec), std::string::npos) << f.id << ": " << spec;
   }
   CaseSelection sel;
   sel.source = "corpus";
