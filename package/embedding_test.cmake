@@ -44,3 +44,13 @@ if(NOT corpus STREQUAL "${prefix}/share/seqconf/corpus")
                       "not ${prefix}/share/seqconf/corpus")
 endif()
 message(STATUS "embedding: ${total} cases from ${corpus}")
+
+# The installed command line, too: its default corpus is the installed one.
+step(installed-cli ${prefix}/bin/seqconf run --runtime reference --source corpus
+     --filter "corpus/SequenceAt/*" --report ${WORK_DIR}/cli-report.json)
+file(READ ${WORK_DIR}/cli-report.json report)
+string(JSON corpus GET "${report}" options corpus)
+if(NOT corpus STREQUAL "${prefix}/share/seqconf/corpus")
+  message(FATAL_ERROR "embedding: the installed seqconf read the corpus ${corpus}, "
+                      "not ${prefix}/share/seqconf/corpus")
+endif()

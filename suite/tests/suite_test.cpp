@@ -6,6 +6,8 @@
 #include <fstream>
 #include <sstream>
 
+#include <unistd.h>
+
 #include <nlohmann/json.hpp>
 
 #include "reference/error.h"
@@ -29,9 +31,18 @@ size_t corpus_folders(const std::string& prefix) {
   return n;
 }
 
+// A folder under this process's scratch root; the root is removed when the program ends.
 fs::path scratch(const std::string& name) {
-  fs::path dir =
-      fs::temp_directory_path() / ("seqconf_suite_test_" + std::to_string(::getpid())) / name;
+  struct Root {
+    fs::path path =
+        fs::temp_directory_path() / ("seqconf_suite_test_" + std::to_string(::getpid()));
+    ~Root() {
+      std::error_code ec;
+      fs::remove_all(path, ec);
+    }
+  };
+  static const Root root;
+  fs::path dir = root.path / name;
   fs::remove_all(dir);
   fs::create_directories(dir);
   return dir;
