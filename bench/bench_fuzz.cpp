@@ -5,11 +5,12 @@
 //                               cost: generation, model building, the reference, comparison)
 //   Fuzz/onnxruntime            ONNX Runtime in-process (C API through dlopen)
 //   Fuzz/onnxruntime_isolated   ONNX Runtime in a forked worker process (--isolate)
+//   Fuzz/*_jobs2                the same on two threads (--jobs 2), one runtime per thread
 //
 // Every campaign is checked before it counts: it ran kPrograms programs, every program has a
 // verdict, programs of both kinds (same outputs, rejected by both) occurred, the reference
-// found nothing against itself, and the isolated campaign gave the same verdicts as the
-// in-process one. A campaign that fails a check is reported as an error, not timed.
+// found nothing against itself, and the isolated and two-thread campaigns gave the same
+// verdicts as the in-process one. A campaign that fails a check is reported as an error, not timed.
 #include <memory>
 #include <optional>
 #include <string>
@@ -57,7 +58,7 @@ std::string same_verdicts(const difffuzz::FuzzResult& a, const difffuzz::FuzzRes
          " vs " + std::to_string(b.disagreements);
 }
 
-void run_fuzz(benchmark::State& state, const std::string& spec, bool isolate) {
+void run_fuzz(benchmark::State& state, const std::string& spec, bool isolate, size_t jobs) {
   std::unique_ptr<Runtime> runtime;
   try {
     RuntimeOptions options;
@@ -71,6 +72,12 @@ void run_fuzz(benchmark::State& state, const std::string& spec, bool isolate) {
   options.seed = kSeed;
   options.iterations = kPrograms;
   options.runtime_spec = spec;
+  options.jobs = jobs;
+  options.make_runtime = [spec, isolate] {
+    RuntimeOptions o;
+    o.isolate = isolate;
+    return make_runtime(spec, o);
+  };
   difffuzz::FuzzResult last;
   size_t programs = 0;
   for (auto _ : state) {
@@ -81,8 +88,8 @@ void run_fuzz(benchmark::State& state, const std::string& spec, bool isolate) {
       return;
     }
   }
-  if (spec == "onnxruntime" && !isolate) in_process_result() = last;
-  if (spec == "onnxruntime" && isolate && in_process_result())
+  if (spec == "onnxruntime" && !isolate && jobs == 1) in_process_result() = last;
+  if (spec == "onnxruntime" && (isolate || jobs > 1) && in_process_result())
     if (const std::string why = same_verdicts(last, *in_process_result()); !why.empty()) {
       state.SkipWithError(why.c_str());
       return;
@@ -94,22 +101,26 @@ void run_fuzz(benchmark::State& state, const std::string& spec, bool isolate) {
   state.counters["rejected_by_both"] = static_cast<double>(last.agree_rejected) / n;
   state.counters["findings"] = static_cast<double>(last.findings.size());
   state.SetLabel(runtime->name() + " " + runtime->version() + ", seed " + std::to_string(kSeed) +
-                 ", " + std::to_string(kPrograms) + " programs");
+                 ", " + std::to_string(kPrograms) + " programs, " + std::to_string(jobs) +
+                 (jobs == 1 ? " thread" : " threads"));
 }
 
-// Wall-clock time: the isolated runtime's work happens in another process.
-[[maybe_unused]] const auto* const kReference =
-    benchmark::RegisterBenchmark("Fuzz/reference", [](benchmark::State& s) {
-      run_fuzz(s, "reference", false);
-    }) -> Unit(benchmark::kMillisecond) -> UseRealTime();
-[[maybe_unused]] const auto* const kOnnxRuntime =
-    benchmark::RegisterBenchmark("Fuzz/onnxruntime", [](benchmark::State& s) {
-      run_fuzz(s, "onnxruntime", false);
-    }) -> Unit(benchmark::kMillisecond) -> UseRealTime();
-[[maybe_unused]] const auto* const kOnnxRuntimeIsolated =
-    benchmark::RegisterBenchmark("Fuzz/onnxruntime_isolated", [](benchmark::State& s) {
-      run_fuzz(s, "onnxruntime", true);
-    }) -> Unit(benchmark::kMillisecond) -> UseRealTime();
+// Wall-clock time: the isolated runtime's work happens in another process. The _jobs2 forms
+// evaluate programs on two threads (seqconf fuzz --jobs 2), each with its own runtime.
+void register_fuzz(const char* name, const char* spec, bool isolate, size_t jobs) {
+  benchmark::RegisterBenchmark(name, [=](benchmark::State& s) { run_fuzz(s, spec, isolate, jobs); })
+      ->Unit(benchmark::kMillisecond)
+      ->UseRealTime();
+}
+
+[[maybe_unused]] const bool kRegistered = [] {
+  register_fuzz("Fuzz/reference", "reference", false, 1);
+  register_fuzz("Fuzz/onnxruntime", "onnxruntime", false, 1);
+  register_fuzz("Fuzz/onnxruntime_isolated", "onnxruntime", true, 1);
+  register_fuzz("Fuzz/onnxruntime_jobs2", "onnxruntime", false, 2);
+  register_fuzz("Fuzz/onnxruntime_isolated_jobs2", "onnxruntime", true, 2);
+  return true;
+}();
 
 }  // namespace
 }  // namespace seqconf::bench

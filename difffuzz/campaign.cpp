@@ -1,9 +1,12 @@
 #include "difffuzz/campaign.h"
 
+#include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <set>
+#include <thread>
 
 #include <onnx/defs/schema.h>
 
@@ -444,32 +447,38 @@ void write_files(const std::filesystem::path& dir,
 FuzzResult run_campaign(Runtime& runtime, const FuzzOptions& options) {
   FuzzResult result;
   result.seed = options.seed;
-  auto reference = make_runtime("reference");
-  Finder finder{*reference, runtime, options, result};
+  const size_t jobs = options.make_runtime ? std::max<size_t>(options.jobs, 1) : 1;
+  // One reference and one runtime under test per thread; thread 0 uses `runtime`.
+  std::vector<std::unique_ptr<Runtime>> references, extra;
+  std::vector<Runtime*> runtimes = {&runtime};
+  for (size_t w = 0; w < jobs; ++w) references.push_back(make_runtime("reference"));
+  for (size_t w = 1; w < jobs; ++w) {
+    extra.push_back(options.make_runtime());
+    runtimes.push_back(extra.back().get());
+  }
+  Runtime& reference = *references.front();
+  Finder finder{reference, runtime, options, result};
   const auto gen = program_gen(options.max_steps);
   const auto t0 = std::chrono::steady_clock::now();
   auto elapsed = [&] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   };
   std::map<std::string, size_t> by_signature;  // signature -> index in findings
-  for (size_t i = 0; options.iterations == 0 || i < options.iterations; ++i) {
-    if (options.time_budget_s > 0 && elapsed() >= options.time_budget_s) break;
-    const rc::Random random(rc::Random::Key{options.seed, i, 0, 0});
-    const rc::Shrinkable<Program> sh = gen(random, static_cast<int>(i % 100));
-    const Program p = sh.value();
-    Evaluation e = evaluate(p, *reference, runtime);
+  // Counts one evaluated program; a disagreement with a new signature is shrunk and written.
+  auto consider = [&](size_t i, const rc::Shrinkable<Program>& sh, const Program& p,
+                      const Evaluation& e) {
     ++result.programs;
     switch (e.verdict) {
       case Verdict::agree_outputs:
         ++result.agree_outputs;
-        continue;
+        return;
       case Verdict::agree_rejected:
         ++result.agree_rejected;
-        continue;
+        return;
       case Verdict::not_supported:
         ++result.not_supported;
         ++result.not_supported_by_op[e.op];
-        continue;
+        return;
       case Verdict::disagree:
         break;
     }
@@ -477,7 +486,7 @@ FuzzResult run_campaign(Runtime& runtime, const FuzzOptions& options) {
     const std::string pre_signature = e.kind + "|" + e.op + "|" + std::string(dtype_name(p.elem));
     if (auto it = by_signature.find(pre_signature); it != by_signature.end()) {
       ++result.findings[it->second].occurrences;
-      continue;
+      return;
     }
     Evaluation last = e;
     const Program shrunk = finder.shrink(sh, e.kind, e.op, &last);
@@ -526,6 +535,39 @@ FuzzResult run_campaign(Runtime& runtime, const FuzzOptions& options) {
                   std::to_string(f.nodes) + " nodes): " + f.description);
     by_signature[pre_signature] = result.findings.size();
     result.findings.push_back(std::move(f));
+  };
+  // Programs go in batches: generated in order, evaluated by the threads, then counted and
+  // shrunk in order.
+  const size_t batch = jobs == 1 ? 1 : 16 * jobs;
+  std::vector<rc::Shrinkable<Program>> shrinkables;
+  std::vector<Program> programs;
+  std::vector<Evaluation> evaluations;
+  for (size_t first = 0; options.iterations == 0 || first < options.iterations;) {
+    if (options.time_budget_s > 0 && elapsed() >= options.time_budget_s) break;
+    const size_t n = options.iterations == 0 ? batch : std::min(batch, options.iterations - first);
+    shrinkables.clear();
+    programs.clear();
+    for (size_t k = 0; k < n; ++k) {
+      const size_t i = first + k;
+      const rc::Random random(rc::Random::Key{options.seed, i, 0, 0});
+      shrinkables.push_back(gen(random, static_cast<int>(i % 100)));
+      programs.push_back(shrinkables.back().value());
+    }
+    evaluations.assign(n, Evaluation{});
+    if (jobs == 1) {
+      evaluations[0] = evaluate(programs[0], reference, runtime);
+    } else {
+      std::atomic<size_t> next{0};
+      std::vector<std::thread> threads;
+      for (size_t w = 0; w < jobs; ++w)
+        threads.emplace_back([&, w] {
+          for (size_t k; (k = next++) < n;)
+            evaluations[k] = evaluate(programs[k], *references[w], *runtimes[w]);
+        });
+      for (auto& t : threads) t.join();
+    }
+    for (size_t k = 0; k < n; ++k) consider(first + k, shrinkables[k], programs[k], evaluations[k]);
+    first += n;
   }
   result.seconds = elapsed();
   return result;

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -52,6 +53,11 @@ struct FuzzOptions {
   std::filesystem::path out;                    // fixtures; empty: none written
   std::string runtime_spec;                     // for the reproduce command
   std::function<void(const std::string&)> log;  // progress lines, may be empty
+  // Programs are evaluated by this many threads, each with its own reference and its own
+  // instance of the runtime under test (from make_runtime); findings are processed in program
+  // order, so the result does not depend on jobs.
+  size_t jobs = 1;
+  std::function<std::unique_ptr<Runtime>()> make_runtime;  // needed when jobs > 1
 };
 
 struct FuzzFinding {

@@ -22,6 +22,7 @@ struct FuzzArgs {
   std::string expectations;
   int max_steps = 8;
   bool isolate = false;
+  size_t jobs = 1;
 };
 
 int fuzz_command(const FuzzArgs& args) {
@@ -34,12 +35,15 @@ int fuzz_command(const FuzzArgs& args) {
   o.out = args.out;
   o.runtime_spec = args.runtime;
   o.log = [](const std::string& line) { std::cout << line << "\n" << std::flush; };
+  o.jobs = args.jobs;
   std::unique_ptr<Runtime> runtime;
   std::optional<reports::Expectations> expectations;
   try {
     RuntimeOptions ro;
     ro.isolate = args.isolate;
     runtime = make_runtime(args.runtime, ro);
+    // More instances for --jobs: one per thread (each isolated one has its own worker).
+    o.make_runtime = [spec = args.runtime, ro] { return make_runtime(spec, ro); };
     if (!args.expectations.empty()) expectations = reports::Expectations::load(args.expectations);
     if (!o.out.empty()) std::filesystem::create_directories(o.out);
   } catch (const std::exception& e) {
@@ -100,7 +104,13 @@ const CommandRegistrar kFuzz(35, [](CLI::App& app) {
                   "Expectations file: findings it lists (as corpus/<id>) are expected");
   cmd->add_option("--max-steps", args->max_steps, "Steps per program (default 8)")
       ->check(CLI::Range(1, 16));
-  cmd->add_flag("--isolate", args->isolate, "Run the runtime in forked children (crash-safe)");
+  cmd->add_flag("--isolate", args->isolate,
+                "Run the runtime in a forked worker process, re-forked after a crash or a hang "
+                "(crash-safe)");
+  cmd->add_option("--jobs,-j", args->jobs,
+                  "Threads evaluating programs, each with its own runtime instance (the result "
+                  "does not depend on it; default 1)")
+      ->check(CLI::Range(1, 64));
   cmd->callback([args] { set_exit_code(fuzz_command(*args)); });
 });
 

@@ -151,25 +151,31 @@ TEST(DiffFuzz, BrokenInsertIsFoundAndShrunk) {
 }
 
 TEST(DiffFuzz, SameSeedSameFindings) {
-  auto run = [](const std::string& name) {
+  auto run = [](const std::string& name, size_t jobs) {
     OffByOneInsert rt;
     FuzzOptions o;
     o.seed = 3;
     o.iterations = 150;
     o.out = fresh_dir(name);
+    o.jobs = jobs;
+    o.make_runtime = [] { return std::make_unique<OffByOneInsert>(); };
     return run_campaign(rt, o);
   };
-  const auto a = run("det-a");
-  const auto b = run("det-b");
-  ASSERT_EQ(a.findings.size(), b.findings.size());
-  EXPECT_FALSE(a.findings.empty());
-  EXPECT_EQ(a.agree_outputs, b.agree_outputs);
-  EXPECT_EQ(a.agree_rejected, b.agree_rejected);
-  EXPECT_EQ(a.disagreements, b.disagreements);
-  for (size_t i = 0; i < a.findings.size(); ++i) {
-    EXPECT_EQ(a.findings[i].id, b.findings[i].id);
-    EXPECT_EQ(a.findings[i].program, b.findings[i].program);
-    EXPECT_EQ(a.findings[i].occurrences, b.findings[i].occurrences);
+  const auto a = run("det-a", 1);
+  // Threads evaluate programs out of order; findings are still processed in program order.
+  for (const auto& b : {run("det-b", 1), run("det-c", 2), run("det-d", 3)}) {
+    ASSERT_EQ(a.findings.size(), b.findings.size());
+    EXPECT_FALSE(a.findings.empty());
+    EXPECT_EQ(b.programs, 150u);
+    EXPECT_EQ(a.agree_outputs, b.agree_outputs);
+    EXPECT_EQ(a.agree_rejected, b.agree_rejected);
+    EXPECT_EQ(a.disagreements, b.disagreements);
+    for (size_t i = 0; i < a.findings.size(); ++i) {
+      EXPECT_EQ(a.findings[i].id, b.findings[i].id);
+      EXPECT_EQ(a.findings[i].program, b.findings[i].program);
+      EXPECT_EQ(a.findings[i].occurrences, b.findings[i].occurrences);
+      EXPECT_EQ(a.findings[i].first_iteration, b.findings[i].first_iteration);
+    }
   }
 }
 
