@@ -15,6 +15,7 @@
 #include "reports/junit_report.h"
 #include "reports/output.h"
 #include "reports/run_control.h"
+#include "runtimes/isolated.h"
 
 namespace seqconf {
 namespace {
@@ -26,6 +27,7 @@ nlohmann::json options_json(const SuiteOptions& o, const std::string& runtime) {
                       {"strict", o.run.strict},
                       {"static_checks", o.run.static_checks},
                       {"jobs", o.jobs},
+                      {"isolate", o.isolate},
                       {"corpus", o.corpus.string()},
                       {"onnx_testdata", o.onnx_testdata.string()},
                       {"embedded", true}};
@@ -65,8 +67,14 @@ SuiteResult run_suite(const RuntimeFactory& make_runtime, const SuiteOptions& op
   const int jobs = std::max(1, options.jobs);
   std::vector<std::unique_ptr<Runtime>> runtimes;
   for (int w = 0; w < jobs; ++w) {
-    runtimes.push_back(make_runtime());
-    if (!runtimes.back()) throw Error(ErrorCode::invalid_argument, "the runtime factory gave null");
+    std::unique_ptr<Runtime> rt = make_runtime();
+    if (!rt) throw Error(ErrorCode::invalid_argument, "the runtime factory gave null");
+    if (options.isolate) {
+      IsolationOptions io;
+      if (options.timeout_ms > 0) io.timeout_ms = options.timeout_ms;
+      rt = make_isolated_runtime(std::shared_ptr<Runtime>(std::move(rt)), io);
+    }
+    runtimes.push_back(std::move(rt));
   }
   const Runtime& runtime = *runtimes.front();
   if (talk) {
@@ -162,6 +170,12 @@ int suite_main(int argc, char** argv, const RuntimeFactory& make_runtime) {
   app.add_flag("--strict", o.run.strict, "Use the strict expectations of ambiguous cases");
   app.add_flag("--no-static-checks", no_static_checks,
                "Skip onnx::checker and shape inference on each model");
+  app.add_flag("--isolate", o.isolate,
+               "Prepare and run each case in a forked worker: a crash or hang becomes a "
+               "crash / timeout outcome and the run goes on");
+  app.add_option("--timeout-ms", o.timeout_ms,
+                 "Time limit per isolated prepare and run (default 60000)")
+      ->check(CLI::Range(0, 86400000));
   app.add_option("--expectations", o.expectations,
                  "Known departures of the runtime (JSON: runtime, entries of id glob, status, "
                  "reason, link); matching outcomes are expected failures");

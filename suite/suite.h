@@ -30,7 +30,11 @@ struct SuiteOptions {
   RunOptions run;                                        // strict, static checks
   std::filesystem::path expectations;                    // known departures; empty: none
   std::filesystem::path json_report, junit_report, html_report;  // empty: not written
-  int jobs = 1;                 // worker threads, one runtime each (from the factory)
+  int jobs = 1;  // worker threads, one runtime each (from the factory)
+  // Prepare and run in a forked worker process (runtimes/isolated.h): a crash or a hang of the
+  // runtime becomes a crash / timeout outcome and the run goes on.
+  bool isolate = false;
+  int timeout_ms = 0;           // per isolated prepare and run; 0: 60 s
   std::ostream* log = nullptr;  // non-passing outcomes and the summary; null: std::cout
   bool quiet = false;           // write nothing to log
 };
@@ -55,7 +59,8 @@ SuiteResult run_suite(Runtime& runtime, const SuiteOptions& options);
 
 // main() of a runtime's conformance program. Takes the options of `seqconf run` that concern
 // cases and reports (--source --corpus --onnx-testdata --filter --shard --strict
-// --no-static-checks --expectations --report --junit --html --jobs; --help lists them), runs
+// --no-static-checks --isolate --timeout-ms --expectations --report --junit --html --jobs;
+// --help lists them), runs
 // the suite and returns 0 (as expected), 1 (unexpected outcomes) or 2 (usage or input error).
 int suite_main(int argc, char** argv, const RuntimeFactory& make_runtime);
 

@@ -118,6 +118,34 @@ TEST(RunSuite, WritesTheReportsItIsGiven) {
   EXPECT_NE(read(o.html_report).find("<html"), std::string::npos);
 }
 
+// A runtime that prepares every model and aborts the process on every run.
+class AbortingRuntime : public Runtime {
+ public:
+  std::string name() const override { return "aborting"; }
+  std::string version() const override { return "0"; }
+  std::unique_ptr<PreparedModel> prepare(const fs::path&, const onnx::ModelProto&,
+                                         RunError*) override {
+    struct Model : PreparedModel {
+      RunResult run(const std::vector<Value>&) override { std::abort(); }
+    };
+    return std::make_unique<Model>();
+  }
+};
+
+TEST(RunSuite, IsolatedCrashesAreCrashOutcomesAndTheRunGoesOn) {
+  const std::string prefix = "test_sequence_at__position-0__ptype-int64__dtype-float__";
+  const size_t expected = corpus_folders(prefix);
+  ASSERT_GT(expected, 0u);
+  SuiteOptions o = sequence_at_corpus();
+  o.filters = {"corpus/SequenceAt/position=0/ptype=int64/dtype=float/*"};
+  o.isolate = true;
+  AbortingRuntime aborting;
+  const SuiteResult r = run_suite(aborting, o);
+  EXPECT_EQ(r.report.summary.total, static_cast<int>(expected));
+  EXPECT_EQ(r.report.summary.crashed, static_cast<int>(expected));
+  EXPECT_EQ(r.exit_code, 1);
+}
+
 TEST(RunSuite, BadOptionsThrowErrorsWithCodes) {
   auto reference = make_runtime("reference");
   SuiteOptions o = sequence_at_corpus();
