@@ -1,6 +1,7 @@
 // Runs a runtime in a persistent forked worker process; see isolated.h.
 #include "runtimes/isolated.h"
 
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/socket.h>
@@ -236,6 +237,7 @@ class Worker {
     if (pid_ <= 0) {
       if (std::string why; !spawn(&why)) return failure(RunError::Kind::internal, why);
     }
+    stderr_tail_.clear();
     std::optional<Clock::time_point> deadline;
     if (options_.timeout_ms > 0)
       deadline = Clock::now() + std::chrono::milliseconds(options_.timeout_ms);
@@ -248,11 +250,16 @@ class Worker {
     char buffer[65536];
     for (;;) {
       const bool sending = sent < frame.size();
-      pollfd p{fd_, static_cast<short>(sending ? POLLOUT : POLLIN), 0};
+      pollfd p[2] = {{fd_, static_cast<short>(sending ? POLLOUT : POLLIN), 0},
+                     {err_fd_, POLLIN, 0}};
       const int ms = wait_ms(deadline, 50);
       if (deadline && ms == 0 && Clock::now() >= *deadline) return timed_out(what);
-      const int ready = ::poll(&p, 1, ms);
+      const int ready = ::poll(p, 2, ms);
       if (ready < 0 && errno == EINTR) continue;
+      if (ready > 0 && p[1].revents) {
+        read_stderr();
+        if (!(p[0].revents)) continue;
+      }
       if (ready <= 0) {
         // Also notices a worker that died while a copy of its socket end lives elsewhere.
         if (int status = 0; ::waitpid(pid_, &status, WNOHANG) == pid_) return died(what, status);
@@ -294,34 +301,75 @@ class Worker {
 
  private:
   bool spawn(std::string* why) {
-    int fds[2];
+    int fds[2], err[2];
     if (::socketpair(AF_UNIX, SOCK_STREAM, 0, fds) != 0) {
       *why = "socketpair: " + std::string(std::strerror(errno));
+      return false;
+    }
+    if (::pipe(err) != 0) {
+      *why = "pipe: " + std::string(std::strerror(errno));
+      ::close(fds[0]);
+      ::close(fds[1]);
       return false;
     }
     const pid_t pid = ::fork();
     if (pid < 0) {
       *why = "fork: " + std::string(std::strerror(errno));
-      ::close(fds[0]);
-      ::close(fds[1]);
+      for (int fd : {fds[0], fds[1], err[0], err[1]}) ::close(fd);
       return false;
     }
     if (pid == 0) {
-      // The worker: its own process group, so a timeout also ends what it started.
+      // The worker: its own process group, so a timeout also ends what it started. Its stderr
+      // goes to the parent, which quotes the end of it when the worker dies.
       ::setpgid(0, 0);
       ::close(fds[0]);
+      ::close(err[0]);
+      ::dup2(err[1], STDERR_FILENO);
+      ::close(err[1]);
       worker_main(fds[1], *inner_);
     }
     ::close(fds[1]);
+    ::close(err[1]);
+    ::fcntl(err[0], F_SETFL, ::fcntl(err[0], F_GETFL) | O_NONBLOCK);
     pid_ = pid;
     fd_ = fds[0];
+    err_fd_ = err[0];
     ++generation_;
     return true;
+  }
+
+  // Keeps the last bytes the worker wrote to stderr during the current request.
+  void read_stderr() {
+    char buffer[4096];
+    for (;;) {
+      const ssize_t n = ::read(err_fd_, buffer, sizeof buffer);
+      if (n < 0 && errno == EINTR) continue;
+      if (n == 0) {  // the worker is gone: poll() ignores a negative descriptor
+        ::close(err_fd_);
+        err_fd_ = -1;
+      }
+      if (n <= 0) return;
+      stderr_tail_.append(buffer, static_cast<size_t>(n));
+      if (stderr_tail_.size() > 4096) stderr_tail_.erase(0, stderr_tail_.size() - 4096);
+    }
+  }
+
+  // "; stderr: <its last line>" when the worker wrote something, else empty.
+  std::string last_words() {
+    if (err_fd_ >= 0) read_stderr();
+    std::string s = stderr_tail_;
+    while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ')) s.pop_back();
+    if (s.empty()) return {};
+    if (const size_t nl = s.find_last_of('\n'); nl != std::string::npos) s.erase(0, nl + 1);
+    if (s.size() > 300) s = s.substr(0, 300) + "...";
+    return "; stderr: " + s;
   }
 
   void stop() {
     if (fd_ >= 0) ::close(fd_);
     fd_ = -1;
+    if (err_fd_ >= 0) ::close(err_fd_);
+    err_fd_ = -1;
     if (pid_ > 0) {
       ::kill(-pid_, SIGKILL);
       ::kill(pid_, SIGKILL);
@@ -344,16 +392,19 @@ class Worker {
     if (!reaped)
       while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
       }
+    const std::string words = last_words();
     ::close(fd_);
     fd_ = -1;
+    if (err_fd_ >= 0) ::close(err_fd_);
+    err_fd_ = -1;
     pid_ = -1;
     if (WIFSIGNALED(status))
       return failure(RunError::Kind::crash, what + ": the process was terminated by " +
-                                                signal_description(WTERMSIG(status)));
+                                                signal_description(WTERMSIG(status)) + words);
     return failure(RunError::Kind::crash,
                    what + ": the process exited with status " +
                        std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) +
-                       " without a complete answer");
+                       " without a complete answer" + words);
   }
 
   std::shared_ptr<Runtime> inner_;
@@ -362,6 +413,8 @@ class Worker {
   std::mutex mu_;
   pid_t pid_ = -1;
   int fd_ = -1;
+  int err_fd_ = -1;  // the worker's stderr
+  std::string stderr_tail_;
   uint64_t generation_ = 0;
   uint64_t next_id_ = 1;
 };

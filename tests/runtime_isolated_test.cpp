@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
 #include <thread>
 
 #include "runtimes/isolated.h"
@@ -145,7 +146,8 @@ TEST(Isolated, TheRunGoesOnAfterCrashAndTimeout) {
 }
 
 // A runtime whose models behave as their graph's name says: "pid" returns the id of the
-// process that runs it, "segfault" crashes, anything else echoes its inputs.
+// process that runs it, "segfault" crashes, "complain" writes to stderr and aborts, anything
+// else echoes its inputs.
 class ByNameRuntime : public Runtime {
  public:
   std::string name() const override { return "by-name"; }
@@ -161,6 +163,11 @@ class ByNameRuntime : public Runtime {
     explicit Model(std::string behaviour) : behaviour_(std::move(behaviour)) {}
     RunResult run(const std::vector<Value>& inputs) override {
       if (behaviour_ == "segfault") ::raise(SIGSEGV);
+      if (behaviour_ == "complain") {
+        std::fputs("starting\nkernel: invariant broken\n", stderr);
+        std::fflush(stderr);
+        ::abort();
+      }
       RunResult r;
       r.ok = true;
       r.outputs = behaviour_ == "pid" ? std::vector<Value>{i64(::getpid())} : inputs;
@@ -219,6 +226,20 @@ TEST(Isolated, ModelsPreparedBeforeACrashRunInTheNewWorker) {
   const RunResult echoed = after->run({i64(9)});
   ASSERT_TRUE(echoed.ok) << echoed.error.message;
   EXPECT_TRUE(echoed.outputs.at(0).identical(i64(9)));
+}
+
+// A crash message quotes the last line the worker wrote to stderr (the runtime's own words).
+TEST(Isolated, CrashMessageQuotesTheLastLineOnStderr) {
+  auto rt = make_isolated_runtime(std::make_shared<ByNameRuntime>(), {5000});
+  RunError error;
+  auto model = rt->prepare({}, named_model("complain"), &error);
+  ASSERT_TRUE(model) << error.message;
+  const RunResult r = model->run({});
+  EXPECT_EQ(r.error.kind, RunError::Kind::crash);
+  EXPECT_NE(r.error.message.find("SIGABRT"), std::string::npos) << r.error.message;
+  EXPECT_NE(r.error.message.find("stderr: kernel: invariant broken"), std::string::npos)
+      << r.error.message;
+  EXPECT_EQ(r.error.message.find("starting"), std::string::npos) << r.error.message;
 }
 
 }  // namespace
