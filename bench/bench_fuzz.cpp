@@ -11,6 +11,8 @@
 // verdict, programs of both kinds (same outputs, rejected by both) occurred, the reference
 // found nothing against itself, and the isolated and two-thread campaigns gave the same
 // verdicts as the in-process one. A campaign that fails a check is reported as an error, not timed.
+#include <sys/resource.h>
+
 #include <memory>
 #include <optional>
 #include <string>
@@ -30,6 +32,18 @@ constexpr size_t kPrograms = 1000;
 std::optional<difffuzz::FuzzResult>& in_process_result() {
   static std::optional<difffuzz::FuzzResult> r;
   return r;
+}
+
+// CPU seconds used so far by this process (all threads) and its reaped children.
+double cpu_seconds() {
+  double total = 0;
+  for (int who : {RUSAGE_SELF, RUSAGE_CHILDREN}) {
+    rusage u{};
+    getrusage(who, &u);
+    total += static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+             static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) * 1e-6;
+  }
+  return total;
 }
 
 std::string check(const difffuzz::FuzzResult& r, bool self) {
@@ -80,6 +94,7 @@ void run_fuzz(benchmark::State& state, const std::string& spec, bool isolate, si
   };
   difffuzz::FuzzResult last;
   size_t programs = 0;
+  const double cpu_before = cpu_seconds();
   for (auto _ : state) {
     last = difffuzz::run_campaign(*runtime, options);
     programs += last.programs;
@@ -88,6 +103,10 @@ void run_fuzz(benchmark::State& state, const std::string& spec, bool isolate, si
       return;
     }
   }
+  // Worker processes count once reaped: when the runtimes are destroyed.
+  const std::string runtime_label = runtime->name() + " " + runtime->version();
+  runtime.reset();
+  const double cpu = cpu_seconds() - cpu_before;
   if (spec == "onnxruntime" && !isolate && jobs == 1) in_process_result() = last;
   if (spec == "onnxruntime" && (isolate || jobs > 1) && in_process_result())
     if (const std::string why = same_verdicts(last, *in_process_result()); !why.empty()) {
@@ -96,12 +115,15 @@ void run_fuzz(benchmark::State& state, const std::string& spec, bool isolate, si
     }
   state.counters["programs_per_s"] =
       benchmark::Counter(static_cast<double>(programs), benchmark::Counter::kIsRate);
+  // Programs per CPU second of this process and its worker processes: what one idle core
+  // would give, less dependent on the machine's load than the wall-clock rate.
+  if (cpu > 0) state.counters["programs_per_cpu_s"] = static_cast<double>(programs) / cpu;
   const double n = static_cast<double>(last.programs);
   state.counters["same_outputs"] = static_cast<double>(last.agree_outputs) / n;
   state.counters["rejected_by_both"] = static_cast<double>(last.agree_rejected) / n;
   state.counters["findings"] = static_cast<double>(last.findings.size());
-  state.SetLabel(runtime->name() + " " + runtime->version() + ", seed " + std::to_string(kSeed) +
-                 ", " + std::to_string(kPrograms) + " programs, " + std::to_string(jobs) +
+  state.SetLabel(runtime_label + ", seed " + std::to_string(kSeed) + ", " +
+                 std::to_string(kPrograms) + " programs, " + std::to_string(jobs) +
                  (jobs == 1 ? " thread" : " threads"));
 }
 
