@@ -109,9 +109,42 @@ Tensor Tensor::zeros(DataType dtype, Shape shape) {
   return from_bytes(dtype, std::move(shape), std::vector<std::byte>(count * element_size(dtype)));
 }
 
+std::vector<Tensor> Tensor::unfilled(DataType dtype, const std::vector<Shape>& shapes,
+                                     std::vector<std::byte*>* p) {
+  if (!is_supported(dtype) || dtype == DataType::string)
+    throw Error(ErrorCode::unsupported_type,
+                "written_once: element type " + std::string(dtype_name(dtype)) + " is not numeric");
+  std::vector<size_t> counts;
+  counts.reserve(shapes.size());
+  for (const Shape& shape : shapes) counts.push_back(checked_tensor_elements(dtype, shape));
+  std::vector<Tensor> ts(shapes.size());
+  p->assign(shapes.size(), nullptr);
+  for (size_t i = 0; i < shapes.size(); ++i) {
+    Tensor& t = ts[i];
+    t.dtype_ = dtype;
+    t.shape_ = shapes[i];
+    t.count_ = counts[i];
+    auto s = std::make_shared<Storage>();
+    // new std::byte[n] default-initialises: the bytes are left for fill to write.
+    if (counts[i]) s->raw.reset(new std::byte[counts[i] * element_size(dtype)]);
+    (*p)[i] = s->raw.get();
+    t.storage_ = std::move(s);
+  }
+  return ts;
+}
+
+void Tensor::normalize_bools(std::vector<Tensor>& ts) {
+  for (Tensor& t : ts)
+    if (t.count_) {
+      // Only written_once calls this, before the tensors are returned: nothing shares them.
+      std::byte* b = t.storage_->raw.get();
+      for (size_t i = 0; i < t.count_; ++i) b[i] = std::byte{b[i] != std::byte{0}};
+    }
+}
+
 const std::byte* Tensor::bytes() const {
   if (dtype_ == DataType::string) return nullptr;
-  return storage_->bytes.data() + offset_ * element_size(dtype_);
+  return storage_->data() + offset_ * element_size(dtype_);
 }
 
 const std::string& Tensor::string_at(size_t i) const { return storage_->strings[offset_ + i]; }

@@ -47,6 +47,21 @@ class Tensor {
   static Tensor from_values(Shape shape, std::vector<storage_t<D>> values);
   // A tensor of the given type and shape, every element zero (empty string for strings).
   static Tensor zeros(DataType dtype, Shape shape);
+  // Numeric tensors of one type and the given shapes whose storage is not zero-filled but
+  // written once by fill(p), p[i] pointing to tensor i's byte_size() bytes; fill must write
+  // every byte. The tensors do not exist until fill returns, so no view can see or keep a
+  // writable pointer: they are as immutable as any other. For outputs whose every byte is
+  // copied from elsewhere (SplitToSequence's chunks), where zeros() would write each byte
+  // twice. Sizes are checked (limit_exceeded) before anything is allocated.
+  template <class Fill>
+  static std::vector<Tensor> written_once(DataType dtype, const std::vector<Shape>& shapes,
+                                          Fill&& fill) {
+    std::vector<std::byte*> p;
+    std::vector<Tensor> ts = unfilled(dtype, shapes, &p);
+    fill(static_cast<std::byte* const*>(p.data()));
+    if (dtype == DataType::bool_) normalize_bools(ts);
+    return ts;
+  }
 
   DataType dtype() const { return dtype_; }
   const Shape& shape() const { return shape_; }
@@ -74,9 +89,16 @@ class Tensor {
   std::string describe() const;  // "tensor(float)[2,3]"
 
  private:
+  // The storage of written_once: allocated uninitialised; p receives the writable pointers.
+  static std::vector<Tensor> unfilled(DataType dtype, const std::vector<Shape>& shapes,
+                                      std::vector<std::byte*>* p);
+  static void normalize_bools(std::vector<Tensor>& ts);  // bool bytes to 0 or 1
+
   struct Storage {
     std::vector<std::byte> bytes;
+    std::unique_ptr<std::byte[]> raw;  // instead of bytes, for written_once (not zero-filled)
     std::vector<std::string> strings;
+    const std::byte* data() const { return raw ? raw.get() : bytes.data(); }
   };
   DataType dtype_ = DataType::float32;
   Shape shape_;
