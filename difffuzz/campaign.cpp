@@ -568,6 +568,11 @@ FuzzResult run_campaign(Runtime& runtime, const FuzzOptions& options) {
             evaluations[k] = evaluate(programs[k], *references[w], *runtimes[w]);
         });
       for (auto& t : threads) t.join();
+      // A crash or a timeout is confirmed here, with no other thread running: a worker forked
+      // after a crash while another thread held a lock could hang on that lock.
+      for (size_t k = 0; k < n; ++k)
+        if (evaluations[k].kind == "crash" || evaluations[k].kind == "timeout")
+          evaluations[k] = evaluate(programs[k], reference, runtime);
     }
     for (size_t k = 0; k < n; ++k) consider(first + k, shrinkables[k], programs[k], evaluations[k]);
     first += n;

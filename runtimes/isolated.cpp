@@ -289,6 +289,12 @@ class Worker {
     }
   }
 
+  // Forks the worker if there is none (a failure shows on the next call).
+  void start() {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (std::string why; pid_ <= 0) spawn(&why);
+  }
+
   // A request without an answer (dropping a prepared model); ignored when the worker is gone.
   void tell(uint64_t generation, const std::string& payload) {
     std::lock_guard<std::mutex> lock(mu_);
@@ -487,6 +493,9 @@ class IsolatedRuntime : public Runtime {
   IsolatedRuntime(std::shared_ptr<Runtime> inner, IsolationOptions options)
       : inner_(inner), worker_(std::make_shared<Worker>(std::move(inner), options)) {
     worker_->set_name(inner_->name());
+    // The first worker is forked now, typically before the caller starts threads; a fork taken
+    // while another thread holds a lock would leave the worker stuck on it.
+    worker_->start();
   }
 
   std::string name() const override { return inner_->name(); }
