@@ -307,7 +307,10 @@ size_t value_work(const Value& v) {
   return o.element ? value_work(*o.element) : 0;
 }
 
-void charge_work(Context& ctx, size_t amount, const std::string& where) {
+// where() names the node or graph for the message; it is only called when the budget is
+// exceeded, so a run that stays within it builds no label strings.
+template <class Where>
+void charge_work(Context& ctx, size_t amount, const Where& where) {
   const size_t max = Limits::max_tensor_bytes();
   const size_t budget = ctx.work_budget       ? ctx.work_budget
                         : max > SIZE_MAX / 16 ? SIZE_MAX
@@ -315,7 +318,7 @@ void charge_work(Context& ctx, size_t amount, const std::string& where) {
   ctx.work = amount > budget - std::min(ctx.work, budget) ? budget + 1 : ctx.work + amount;
   if (ctx.work > budget)
     throw Error(ErrorCode::limit_exceeded,
-                where + ": the evaluation exceeds its work budget of " + std::to_string(budget) +
+                where() + ": the evaluation exceeds its work budget of " + std::to_string(budget) +
                     " bytes (" + std::to_string(Context::kNodeRunWork) +
                     " per node or subgraph run plus the bytes of the tensors each node reads "
                     "and writes; 16 x --max-tensor-bytes)");
@@ -358,11 +361,11 @@ std::vector<Value> GraphProgram::run(const std::vector<Value>& inputs, const Sco
     size_t in_work = Context::kNodeRunWork;
     for (const auto& v : in)
       if (v) in_work += value_work(*v);
-    charge_work(ctx, in_work, call.label());
+    charge_work(ctx, in_work, [&] { return call.label(); });
     std::vector<Value> out = pn.op->fn(call);
     size_t out_work = 0;
     for (const auto& v : out) out_work += value_work(v);
-    charge_work(ctx, out_work, call.label());
+    charge_work(ctx, out_work, [&] { return call.label(); });
     for (int j = 0; j < node.output_size(); ++j) {
       const std::string& name = node.output(j);
       if (name.empty()) continue;
@@ -491,7 +494,7 @@ void count_body_run(const KernelCall& c) {
     throw Error(ErrorCode::limit_exceeded,
                 c.label() + ": more than " + std::to_string(budget) +
                     " subgraph runs (Loop iterations and SequenceMap samples) in one evaluation");
-  charge_work(c.ctx, Context::kNodeRunWork, c.label());
+  charge_work(c.ctx, Context::kNodeRunWork, [&] { return c.label(); });
 }
 
 std::vector<Value> run_loop(const KernelCall& c) {
