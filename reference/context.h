@@ -29,8 +29,9 @@ struct Context {
   // Work done in this evaluation, in bytes: every node run and subgraph run counts
   // kNodeRunWork, plus the bytes of the tensors each node reads and writes (a tensor handle,
   // sizeof(Tensor), for each element of a sequence). The interpreter stops the evaluation with
-  // limit_exceeded past work_budget, or past 16 x Limits::max_tensor_bytes() when it is 0, so
-  // that no model (a Loop of cheap nodes, a loop re-reading a large tensor) runs unboundedly.
+  // limit_exceeded past work_budget, or past 16 x Limits::max_tensor_bytes() (at least 1 MiB) when
+  // it is 0, so that no model (a Loop of cheap nodes, a loop re-reading a large tensor) runs
+  // unboundedly.
   static constexpr size_t kNodeRunWork = 256;
   size_t work = 0;
   size_t work_budget = 0;

@@ -311,7 +311,8 @@ size_t value_work(const Value& v) {
 // exceeded, so a run that stays within it builds no label strings.
 template <class Where>
 void charge_work(Context& ctx, size_t amount, const Where& where) {
-  const size_t max = Limits::max_tensor_bytes();
+  // 16 x max_tensor_bytes, and at least 1 MiB (4096 node runs) however small that limit.
+  const size_t max = std::max(Limits::max_tensor_bytes(), size_t{1} << 16);
   const size_t budget = ctx.work_budget       ? ctx.work_budget
                         : max > SIZE_MAX / 16 ? SIZE_MAX
                                               : max * 16;
@@ -321,7 +322,7 @@ void charge_work(Context& ctx, size_t amount, const Where& where) {
                 where() + ": the evaluation exceeds its work budget of " + std::to_string(budget) +
                     " bytes (" + std::to_string(Context::kNodeRunWork) +
                     " per node or subgraph run plus the bytes of the tensors each node reads "
-                    "and writes; 16 x --max-tensor-bytes)");
+                    "and writes; 16 x --max-tensor-bytes, at least 1 MiB)");
 }
 
 }  // namespace
