@@ -47,7 +47,7 @@ for t in "${targets[@]}"; do
   seed_dir="$seeds/$t"
   [[ -d "$seed_dir" ]] || seed_dir=""
   log="$build/fuzz-$t.log"
-  echo "== fuzz_$t for ${seconds}s (log $log)"
+  echo "== fuzz_$t for ${seconds}s (log $log), load average $(cut -d' ' -f1-3 /proc/loadavg)"
   set +e
   "$build/fuzz_$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
     -malloc_limit_mb=256 -max_len=65536 -print_final_stats=1 \
@@ -56,6 +56,7 @@ for t in "${targets[@]}"; do
   set -e
   grep -E "stat::number_of_executed_units|stat::average_exec_per_sec|stat::peak_rss_mb" "$log" |
     sed "s/^/   $t /" || true
+  echo "   $t load average at the end $(cut -d' ' -f1-3 /proc/loadavg)"
   echo "   $t exit $rc, corpus $(ls "$corpus" | wc -l) inputs, artifacts $(ls "$artifacts" | wc -l)"
   if ((rc != 0)) || [[ -n "$(ls -A "$artifacts")" ]]; then
     found=1
