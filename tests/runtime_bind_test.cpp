@@ -12,21 +12,6 @@
 namespace seqconf::testing {
 namespace {
 
-// Loaded once; null with a reason when ORT is not available.
-Runtime* ort(std::string* why) {
-  static std::string reason;
-  static std::unique_ptr<Runtime> rt = [] {
-    try {
-      return make_onnxruntime_runtime(default_onnxruntime_library());
-    } catch (const std::exception& e) {
-      reason = e.what();
-      return std::unique_ptr<Runtime>();
-    }
-  }();
-  *why = reason;
-  return rt.get();
-}
-
 // The runtimes under test: the reference always, ORT when it loads.
 std::vector<Runtime*> runtimes() {
   static ReferenceRuntime reference;

@@ -10,21 +10,6 @@
 namespace seqconf::testing {
 namespace {
 
-// Loaded once; null with a reason when ORT is not available.
-Runtime* ort(std::string* why) {
-  static std::string reason;
-  static std::unique_ptr<Runtime> rt = [] {
-    try {
-      return make_onnxruntime_runtime(default_onnxruntime_library());
-    } catch (const std::exception& e) {
-      reason = e.what();
-      return std::unique_ptr<Runtime>();
-    }
-  }();
-  *why = reason;
-  return rt.get();
-}
-
 #define REQUIRE_ORT(rt)     \
   std::string why_;         \
   Runtime* rt = ort(&why_); \

@@ -8,6 +8,7 @@
 #include <complex>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -16,6 +17,7 @@
 
 #include "reference/proto.h"
 #include "reference/value.h"
+#include "runtimes/onnxruntime.h"
 #include "runtimes/runtime.h"
 
 namespace seqconf::testing {
@@ -188,6 +190,22 @@ inline onnx::ModelProto single_node(
     *vi->mutable_type() = type;
   }
   return m;
+}
+
+// ONNX Runtime, loaded once per test program; null with the reason in *why when it is not
+// available (SEQCONF_ORT_LIB selects another library).
+inline Runtime* ort(std::string* why) {
+  static std::string reason;
+  static std::unique_ptr<Runtime> rt = [] {
+    try {
+      return make_onnxruntime_runtime(default_onnxruntime_library());
+    } catch (const std::exception& e) {
+      reason = e.what();
+      return std::unique_ptr<Runtime>();
+    }
+  }();
+  *why = reason;
+  return rt.get();
 }
 
 }  // namespace seqconf::testing
