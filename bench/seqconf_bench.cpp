@@ -23,6 +23,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include "cases/data_dir.h"
 #include "bench/models.h"
 #include "harness/runner.h"
 #include "reference/error.h"

@@ -7,7 +7,8 @@
 #include <iostream>
 #include <sstream>
 
-#include "fixtures/case.h"
+#include "cases/data_dir.h"
+#include "cases/case.h"
 #include "fuzz/fuzz_common.h"
 
 namespace fs = std::filesystem;

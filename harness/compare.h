@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "fixtures/case.h"
+#include "cases/case.h"
 #include "reference/value.h"
 
 namespace seqconf {

@@ -147,52 +147,6 @@ Outcome run_case(const Case& c, Runtime& runtime, const RunOptions& options) {
   return finish();
 }
 
-std::vector<Outcome> run_cases(const std::vector<Case>& cases, Runtime& runtime,
-                               const RunOptions& options, const ProgressFn& progress) {
-  std::vector<Outcome> out;
-  out.reserve(cases.size());
-  for (const Case& c : cases) {
-    out.push_back(run_case(c, runtime, options));
-    if (progress) progress(out.back());
-  }
-  return out;
-}
-
-std::vector<Case> select_cases(const CaseSelection& sel, std::vector<std::string>* notes) {
-  if (sel.source != "all" && sel.source != "onnx-backend" && sel.source != "corpus")
-    throw Error(ErrorCode::invalid_argument,
-                "unknown source '" + sel.source + "' (onnx-backend, corpus or all)");
-  std::vector<Case> cases;
-  auto add = [&](const std::string& source, auto&& load) {
-    if (sel.source != "all" && sel.source != source) return;
-    try {
-      auto v = load();
-      cases.insert(cases.end(), v.begin(), v.end());
-    } catch (const Error& e) {
-      if (sel.source != "all" || e.code() != ErrorCode::io_error) throw;
-      if (notes) notes->push_back(source + " skipped: " + e.what());
-    }
-  };
-  add("onnx-backend", [&] {
-    return discover_onnx_backend(sel.onnx_testdata.empty() ? default_onnx_testdata_root()
-                                                           : sel.onnx_testdata);
-  });
-  add("corpus", [&] {
-    if (sel.corpus.empty()) throw Error(ErrorCode::io_error, "no corpus directory given");
-    return load_corpus(sel.corpus);
-  });
-  if (!sel.filters.empty()) {
-    cases.erase(std::remove_if(cases.begin(), cases.end(),
-                               [&](const Case& c) {
-                                 return std::none_of(
-                                     sel.filters.begin(), sel.filters.end(),
-                                     [&](const std::string& f) { return id_matches(f, c.id); });
-                               }),
-                cases.end());
-  }
-  return cases;
-}
-
 Tally tally(const std::vector<Outcome>& outcomes) {
   Tally t;
   for (const auto& o : outcomes) {
@@ -243,37 +197,4 @@ std::string outcome_line(const Outcome& o) {
   return s;
 }
 
-}  // namespace seqconf
-
-#ifndef SEQCONF_DEFAULT_CORPUS
-#define SEQCONF_DEFAULT_CORPUS "fixtures/corpus"
-#endif
-
-namespace seqconf {
-namespace {
-std::filesystem::path& registered_package_data_dir() {
-  static std::filesystem::path dir;
-  return dir;
-}
-}  // namespace
-
-bool set_package_data_dir(const std::filesystem::path& dir) {
-  registered_package_data_dir() = dir;
-  return true;
-}
-
-std::filesystem::path package_data_dir() {
-  if (const auto& dir = registered_package_data_dir(); !dir.empty()) return dir;
-  std::error_code ec;
-  const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-  if (ec) return {};
-  const auto dir = exe.parent_path().parent_path() / "share" / "seqconf";
-  return std::filesystem::is_directory(dir / "corpus", ec) ? dir : std::filesystem::path();
-}
-
-std::filesystem::path default_corpus_root() {
-  if (const char* env = std::getenv("SEQCONF_CORPUS"); env && *env) return env;
-  if (auto dir = package_data_dir(); !dir.empty()) return dir / "corpus";
-  return SEQCONF_DEFAULT_CORPUS;
-}
 }  // namespace seqconf

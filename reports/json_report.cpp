@@ -12,7 +12,7 @@
 #include <sstream>
 #include <thread>
 
-#include "harness/runner.h"
+#include "cases/data_dir.h"
 #include "reference/error.h"
 
 #ifndef SEQCONF_VERSION

@@ -501,6 +501,7 @@ class IsolatedRuntime : public Runtime {
   std::string name() const override { return inner_->name(); }
   std::string version() const override { return inner_->version(); }
   std::string location() const override { return inner_->location(); }
+  bool out_of_process() const override { return true; }
 
   std::unique_ptr<PreparedModel> prepare(const std::filesystem::path& model_path,
                                          const onnx::ModelProto& model, RunError* error) override {
@@ -528,6 +529,12 @@ class IsolatedRuntime : public Runtime {
 std::unique_ptr<Runtime> make_isolated_runtime(std::shared_ptr<Runtime> inner,
                                                IsolationOptions options) {
   return std::make_unique<IsolatedRuntime>(std::move(inner), options);
+}
+
+std::unique_ptr<Runtime> isolate_runtime(std::unique_ptr<Runtime> runtime,
+                                         IsolationOptions options) {
+  if (runtime->out_of_process()) return runtime;
+  return make_isolated_runtime(std::shared_ptr<Runtime>(std::move(runtime)), options);
 }
 
 }  // namespace seqconf

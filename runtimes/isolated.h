@@ -23,4 +23,9 @@ struct IsolationOptions {
 std::unique_ptr<Runtime> make_isolated_runtime(std::shared_ptr<Runtime> inner,
                                                IsolationOptions options = {});
 
+// The runtime in an isolated worker, or the runtime itself when it runs out of process already
+// (Runtime::out_of_process).
+std::unique_ptr<Runtime> isolate_runtime(std::unique_ptr<Runtime> runtime,
+                                         IsolationOptions options = {});
+
 }  // namespace seqconf

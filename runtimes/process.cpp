@@ -349,6 +349,7 @@ class ProcessRuntime : public Runtime {
   std::string name() const override { return name_; }
   std::string version() const override { return version_; }
   std::string location() const override { return command_; }
+  bool out_of_process() const override { return true; }
   bool sequences() const { return sequences_; }
 
   std::unique_ptr<PreparedModel> prepare(const fs::path&, const onnx::ModelProto& model,

@@ -18,7 +18,7 @@ std::unique_ptr<Runtime> isolated(std::unique_ptr<Runtime> runtime, const Runtim
   if (!options.isolate) return runtime;
   IsolationOptions isolation;
   if (options.timeout_ms > 0) isolation.timeout_ms = options.timeout_ms;
-  return make_isolated_runtime(std::shared_ptr<Runtime>(std::move(runtime)), isolation);
+  return isolate_runtime(std::move(runtime), isolation);
 }
 
 }  // namespace
@@ -39,8 +39,6 @@ std::unique_ptr<Runtime> make_runtime(const std::string& spec, const RuntimeOpti
     return isolated(make_onnxruntime_runtime(arg.empty() ? default_onnxruntime_library()
                                                          : std::filesystem::path(arg)),
                     options);
-  // Process runtimes run in their own process already (crash and timeout included): isolation
-  // is not stacked on them.
   if (name == "onnxruntime-web") {
     if (!arg.empty())
       throw Error(ErrorCode::invalid_argument,

@@ -68,6 +68,10 @@ class Runtime {
   virtual std::string name() const = 0;
   virtual std::string version() const = 0;
   virtual std::string location() const { return {}; }  // library path or command
+  // True when models are prepared and run in another process (a process runtime, an isolated
+  // one): a crash or a hang there cannot take the suite with it, so isolation is not stacked
+  // on it.
+  virtual bool out_of_process() const { return false; }
   // Prepares a model. On failure returns null and fills *error (a rejected model is an
   // outcome, not an exception).
   virtual std::unique_ptr<PreparedModel> prepare(const std::filesystem::path& model_path,

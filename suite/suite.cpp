@@ -1,6 +1,7 @@
 #include "suite/suite.h"
 
 #include <algorithm>
+#include <csignal>
 #include <iostream>
 #include <map>
 #include <mutex>
@@ -8,20 +9,21 @@
 
 #include <CLI/CLI.hpp>
 
+#include "harness/run.h"
 #include "reference/error.h"
 #include "reports/expectations.h"
 #include "reports/html_report.h"
 #include "reports/json_report.h"
 #include "reports/junit_report.h"
 #include "reports/output.h"
-#include "reports/run_control.h"
 #include "runtimes/isolated.h"
 
 namespace seqconf {
 namespace {
 
+// The report's record of the options, by long option name.
 nlohmann::json options_json(const SuiteOptions& o, const std::string& runtime) {
-  nlohmann::json j = {{"runtime", runtime},
+  nlohmann::json j = {{"runtime", o.runtime_spec.empty() ? runtime : o.runtime_spec},
                       {"source", o.source},
                       {"filters", o.filters},
                       {"strict", o.run.strict},
@@ -29,60 +31,71 @@ nlohmann::json options_json(const SuiteOptions& o, const std::string& runtime) {
                       {"jobs", o.jobs},
                       {"isolate", o.isolate},
                       {"corpus", o.corpus.string()},
-                      {"onnx_testdata", o.onnx_testdata.string()},
-                      {"embedded", true}};
+                      {"onnx_testdata", o.onnx_testdata.string()}};
+  if (o.timeout_ms > 0) j["timeout_ms"] = o.timeout_ms;
+  if (o.max_tensor_bytes > 0) j["max_tensor_bytes"] = o.max_tensor_bytes;
+  if (o.embedded) j["embedded"] = true;
   if (!o.shard.empty()) j["shard"] = o.shard;
   if (!o.expectations.empty()) j["expectations"] = o.expectations.string();
   return j;
 }
 
+// Drops what nobody reads, so that quiet runs write nothing.
+struct NullBuffer : std::streambuf {
+  int overflow(int c) override { return c; }
+};
+
 }  // namespace
 
 SuiteResult run_suite(const RuntimeFactory& make_runtime, const SuiteOptions& options) {
-  std::ostream& log = options.log ? *options.log : std::cout;
-  const bool talk = !options.quiet;
+  NullBuffer null_buffer;
+  std::ostream null_stream(&null_buffer);
+  std::ostream& log = options.quiet ? null_stream : options.log ? *options.log : std::cout;
+  std::ostream& notes = options.quiet ? null_stream : options.notes ? *options.notes : std::cerr;
   SuiteResult result;
 
   std::optional<reports::Expectations> expectations;
   if (!options.expectations.empty())
     expectations = reports::Expectations::load(options.expectations);
-  std::optional<reports::Shard> shard;
-  if (!options.shard.empty()) shard = reports::parse_shard(options.shard);
-  CaseSelection selection;
-  selection.source = options.source;
-  selection.corpus = options.corpus;
-  selection.onnx_testdata = options.onnx_testdata;
-  selection.filters = options.filters;
-  std::vector<Case> cases = select_cases(selection, &result.notes);
-  if (shard) {
-    std::vector<Case> mine;
-    for (auto& c : cases)
-      if (shard->contains(c.id)) mine.push_back(std::move(c));
-    cases = std::move(mine);
-  }
-  if (cases.empty())
-    throw Error(ErrorCode::invalid_argument, "no case selected (source " + options.source + ")");
+  std::optional<Shard> shard;
+  if (!options.shard.empty()) shard = parse_shard(options.shard);
+  if (options.max_tensor_bytes > 0) Limits::set_max_tensor_bytes(options.max_tensor_bytes);
 
   // One runtime per worker thread: a runtime object is never shared between threads.
   const int jobs = std::max(1, options.jobs);
   std::vector<std::unique_ptr<Runtime>> runtimes;
+  std::vector<Runtime*> workers;
   for (int w = 0; w < jobs; ++w) {
     std::unique_ptr<Runtime> rt = make_runtime();
     if (!rt) throw Error(ErrorCode::invalid_argument, "the runtime factory gave null");
     if (options.isolate) {
       IsolationOptions io;
       if (options.timeout_ms > 0) io.timeout_ms = options.timeout_ms;
-      rt = make_isolated_runtime(std::shared_ptr<Runtime>(std::move(rt)), io);
+      rt = isolate_runtime(std::move(rt), io);
     }
+    workers.push_back(rt.get());
     runtimes.push_back(std::move(rt));
   }
   const Runtime& runtime = *runtimes.front();
-  if (talk) {
-    for (const auto& n : result.notes) log << "note: " << n << "\n";
-    if (expectations && !expectations->runtime().empty() &&
-        expectations->runtime() != runtime.name())
-      log << "note: " << options.expectations.string() << " is written for runtime "
+
+  CaseSelection selection;
+  selection.source = options.source;
+  selection.corpus = options.corpus;
+  selection.onnx_testdata = options.onnx_testdata;
+  selection.filters = options.filters;
+  std::vector<Case> cases = select_cases(selection, &result.notes);
+  for (const auto& n : result.notes) notes << "note: " << n << "\n";
+  if (cases.empty())
+    throw Error(ErrorCode::invalid_argument, "no case found (source " + options.source + ")");
+  if (expectations && !expectations->runtime().empty() &&
+      expectations->runtime() != runtime.name())
+    notes << "note: " << options.expectations.string() << " is written for runtime "
           << expectations->runtime() << ", this run is on " << runtime.name() << "\n";
+  if (shard) {
+    std::vector<Case> mine;
+    for (auto& c : cases)
+      if (shard->contains(c.id)) mine.push_back(std::move(c));
+    cases = std::move(mine);
   }
 
   reports::RunInfo info =
@@ -90,42 +103,56 @@ SuiteResult run_suite(const RuntimeFactory& make_runtime, const SuiteOptions& op
   info.options = options_json(options, runtime.name());
   if (!options.expectations.empty()) info.expectations_file = options.expectations.string();
 
-  std::vector<std::optional<Outcome>> slots(cases.size());
-  std::mutex log_mutex;
-  reports::run_indices(cases.size(), jobs, [&](int worker, size_t i) {
-    Outcome o = run_case(cases[i], *runtimes[static_cast<size_t>(worker)], options.run);
-    if (talk && o.status != Status::pass) {
-      std::lock_guard<std::mutex> lock(log_mutex);
-      log << outcome_line(o) << "\n";
-    }
-    slots[i] = std::move(o);
-  });
+  clear_stop_request();
+  if (options.stop_on_signals) install_stop_handlers();
+  Progress progress(cases.size(), log);
+  std::mutex count_mutex;
+  size_t finished = 0;
+  std::vector<std::optional<Outcome>> slots =
+      run_cases(cases, workers, options.run, [&](const Outcome& o) {
+        if (!options.quiet) {
+          if (o.status != Status::pass) progress.print(outcome_line(o));
+          progress.done(o.case_id);
+        }
+        std::lock_guard<std::mutex> lock(count_mutex);
+        if (++finished != options.stop_after) return;
+        if (options.stop_on_signals)
+          std::raise(SIGINT);  // through the handler, as a user's Ctrl-C
+        else
+          request_stop();
+      });
+  progress.finish();
 
   std::vector<Outcome> outcomes;
-  std::map<std::string, std::string> specs;
-  for (size_t i = 0; i < cases.size(); ++i) {
-    if (!slots[i]) continue;
-    if (!cases[i].spec.empty()) specs[cases[i].id] = cases[i].spec;
-    outcomes.push_back(std::move(*slots[i]));
-  }
+  for (auto& slot : slots)
+    if (slot) outcomes.push_back(std::move(*slot));
   info.complete = outcomes.size() == cases.size();
   info.end_time = reports::now_iso8601();
-  if (talk) log << summary_line(tally(outcomes), runtime.name() + " " + runtime.version()) << "\n";
 
+  for (const auto& o : outcomes)
+    for (const auto& f : o.findings)
+      log << "FINDING " << o.case_id << " [" << f.check << "] " << f.message << "\n";
+  log << summary_line(tally(outcomes), runtime.name() + " " + runtime.version()) << "\n";
+
+  std::map<std::string, std::string> specs;
+  for (const Case& c : cases)
+    if (!c.spec.empty()) specs[c.id] = c.spec;
   result.report = reports::make_report(std::move(info), std::move(outcomes),
                                        expectations ? &*expectations : nullptr, specs);
-  result.exit_code = reports::exit_code(result.report);
-  if (talk) {
-    log << reports::summary_text(result.report);
-    const auto& s = result.report.summary;
-    if (expectations)
-      log << s.expected_failures << " expected failure(s), " << s.unexpected_failures
-          << " unexpected failure(s), " << s.unexpected_passes << " unexpected pass(es)\n";
-  }
-  auto write = [&](const std::filesystem::path& path, const std::string& text, const char* what) {
+  const auto& s = result.report.summary;
+  log << reports::summary_text(result.report);
+  if (expectations)
+    log << s.expected_failures << " expected failure(s), " << s.unexpected_failures
+        << " unexpected failure(s), " << s.unexpected_passes << " unexpected pass(es)\n";
+  result.exit_code = result.report.info.complete ? reports::exit_code(result.report) : 1;
+  if (!result.report.info.complete)
+    log << "interrupted by signal " << stop_signal() << " after " << s.total << " of "
+        << cases.size() << " cases\n";
+  const auto write = [&](const std::filesystem::path& path, const std::string& text,
+                         const char* what) {
     if (path.empty()) return;
     reports::write_file_atomic(path, text);
-    if (talk) log << what << ": " << path.string() << "\n";
+    log << what << ": " << path.string() << "\n";
   };
   write(options.json_report, reports::report_to_json_text(result.report), "report");
   write(options.junit_report, reports::report_to_junit(result.report), "junit");
@@ -140,6 +167,7 @@ SuiteResult run_suite(Runtime& runtime, const SuiteOptions& options) {
     std::string name() const override { return inner.name(); }
     std::string version() const override { return inner.version(); }
     std::string location() const override { return inner.location(); }
+    bool out_of_process() const override { return inner.out_of_process(); }
     std::unique_ptr<PreparedModel> prepare(const std::filesystem::path& model_path,
                                            const onnx::ModelProto& model,
                                            RunError* error) override {
@@ -152,30 +180,32 @@ SuiteResult run_suite(Runtime& runtime, const SuiteOptions& options) {
   return run_suite([&runtime] { return std::make_unique<Borrowed>(runtime); }, one);
 }
 
-int suite_main(int argc, char** argv, const RuntimeFactory& make_runtime) {
-  SuiteOptions o;
-  std::vector<std::string> sources = {"onnx-backend", "corpus", "all"};
-  bool no_static_checks = false;
-  CLI::App app{"Conformance of this runtime to the ONNX sequence operators (seqconf)"};
+void add_suite_options(CLI::App& app, SuiteOptions& o) {
   app.add_option("--source", o.source, "Cases: onnx-backend, corpus or all")
-      ->check(CLI::IsMember(sources))
+      ->check(CLI::IsMember({"onnx-backend", "corpus", "all"}))
       ->capture_default_str();
-  app.add_option("--corpus", o.corpus, "Generated corpus root")->capture_default_str();
   app.add_option("--onnx-testdata", o.onnx_testdata,
                  "ONNX backend test data root (default $SEQCONF_ONNX_TESTDATA or "
                  "/usr/share/libonnx-testdata/data)");
+  app.add_option("--corpus", o.corpus, "Generated corpus root")->capture_default_str();
   app.add_option("--filter", o.filters,
                  "Case id glob (* and ?; a plain id also selects its subtree); repeatable");
-  app.add_option("--shard", o.shard, "Run shard I of N (I/N, 1-based)");
-  app.add_flag("--strict", o.run.strict, "Use the strict expectations of ambiguous cases");
-  app.add_flag("--no-static-checks", no_static_checks,
-               "Skip onnx::checker and shape inference on each model");
+  app.add_flag("--strict", o.run.strict,
+               "Strict policy: reject where the spec is ambiguous (reference), and use the "
+               "strict expectations of ambiguous cases");
+  app.add_flag_function(
+      "--no-static-checks", [&o](int64_t n) { o.run.static_checks = n == 0; },
+      "Skip onnx::checker and shape inference on each model");
   app.add_flag("--isolate", o.isolate,
                "Prepare and run each case in a forked worker: a crash or hang becomes a "
                "crash / timeout outcome and the run goes on");
   app.add_option("--timeout-ms", o.timeout_ms,
-                 "Time limit per isolated prepare and run (default 60000)")
+                 "Time limit per isolated prepare and run, and per process-runtime answer "
+                 "(default 60000)")
       ->check(CLI::Range(0, 86400000));
+  app.add_option("--max-tensor-bytes", o.max_tensor_bytes,
+                 "Largest tensor read or computed, in bytes (default 1 GiB); larger is "
+                 "limit_exceeded");
   app.add_option("--expectations", o.expectations,
                  "Known departures of the runtime (JSON: runtime, entries of id glob, status, "
                  "reason, link); matching outcomes are expected failures");
@@ -185,12 +215,23 @@ int suite_main(int argc, char** argv, const RuntimeFactory& make_runtime) {
   app.add_option("--jobs,-j", o.jobs, "Worker threads (one runtime instance each)")
       ->check(CLI::Range(1, 256))
       ->capture_default_str();
+  app.add_option("--shard", o.shard,
+                 "Run shard I of N (I/N, 1-based); a case's shard depends only on its id");
+  app.add_option("--stop-after", o.stop_after,
+                 "Raise SIGINT after this many cases (tests the interrupted report)")
+      ->group("");
+}
+
+int suite_main(int argc, char** argv, const RuntimeFactory& make_runtime) {
+  SuiteOptions o;
+  o.stop_on_signals = true;
+  CLI::App app{"Conformance of this runtime to the ONNX sequence operators (seqconf)"};
+  add_suite_options(app, o);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     return app.exit(e) == 0 ? 0 : 2;
   }
-  o.run.static_checks = !no_static_checks;
   const std::string program = argc > 0 ? std::filesystem::path(argv[0]).filename().string() : "";
   try {
     return run_suite(make_runtime, o).exit_code;

@@ -1,11 +1,15 @@
-// The suite as a library call: what `seqconf run` does (select the cases, run them on a
-// runtime, apply an expectations file, write the reports), for a runtime implemented in
-// another repository. The installed package exports it as seqconf::seqconf (find_package).
+// The suite as one call: select the cases, run them on a runtime, apply an expectations file,
+// write the reports. `seqconf run` is this call behind its command line, and so is the program
+// of a runtime implemented in another repository (the installed package exports it as
+// seqconf::seqconf, find_package):
 //
 //   class MyRuntime : public seqconf::Runtime { ... };
 //   int main(int argc, char** argv) {
 //     return seqconf::suite_main(argc, argv, [] { return std::make_unique<MyRuntime>(); });
 //   }
+//
+// A case flows: cases/ (select, load) -> harness/run.h (one runtime per worker) -> Outcome
+// -> reports/ (make_report, writers).
 #pragma once
 
 #include <filesystem>
@@ -15,9 +19,14 @@
 #include <string>
 #include <vector>
 
+#include "cases/data_dir.h"
 #include "harness/runner.h"
 #include "reports/report.h"
 #include "runtimes/runtime.h"
+
+namespace CLI {
+class App;
+}
 
 namespace seqconf {
 
@@ -35,14 +44,25 @@ struct SuiteOptions {
   // runtime becomes a crash / timeout outcome and the run goes on.
   bool isolate = false;
   int timeout_ms = 0;           // per isolated prepare and run; 0: 60 s
-  std::ostream* log = nullptr;  // non-passing outcomes and the summary; null: std::cout
-  bool quiet = false;           // write nothing to log
+  size_t max_tensor_bytes = 0;  // largest tensor read or computed; 0: the default (1 GiB)
+  // SIGINT / SIGTERM finish the cases in flight, then the reports are written with
+  // complete: false (suite_main and `seqconf run` turn this on).
+  bool stop_on_signals = false;
+  size_t stop_after = 0;  // raise SIGINT after this many cases (tests the interrupted report)
+  // How the runtime was asked for (e.g. "onnxruntime=/path/lib.so"), recorded in the report's
+  // options and used in its rerun commands; empty: the runtime's name.
+  std::string runtime_spec;
+  bool embedded = true;  // recorded in the report's options: false for `seqconf run`
+  std::ostream* log = nullptr;    // non-passing outcomes, findings, the summary; null: std::cout
+  std::ostream* notes = nullptr;  // notes about the run (a skipped source, ...); null: std::cerr
+  bool quiet = false;             // write nothing to log or notes
 };
 
 struct SuiteResult {
   reports::Report report;
   std::vector<std::string> notes;  // e.g. a case source whose root is missing
-  // 0: every outcome as expected; 1: an unexpected failure or pass (reports::exit_code).
+  // 0: every outcome as expected; 1: an unexpected failure or pass (reports::exit_code), or an
+  // interrupted run.
   int exit_code = 0;
 };
 
@@ -57,11 +77,15 @@ SuiteResult run_suite(const RuntimeFactory& make_runtime, const SuiteOptions& op
 // The same on one runtime object (options.jobs is ignored: one worker).
 SuiteResult run_suite(Runtime& runtime, const SuiteOptions& options);
 
-// main() of a runtime's conformance program. Takes the options of `seqconf run` that concern
-// cases and reports (--source --corpus --onnx-testdata --filter --shard --strict
-// --no-static-checks --isolate --timeout-ms --expectations --report --junit --html --jobs;
-// --help lists them), runs
-// the suite and returns 0 (as expected), 1 (unexpected outcomes) or 2 (usage or input error).
+// The command-line options of a suite run (--source --corpus --onnx-testdata --filter --shard
+// --strict --no-static-checks --isolate --timeout-ms --max-tensor-bytes --expectations --report
+// --junit --html --jobs), written into *options when app parses. One table for `seqconf run`
+// and suite_main.
+void add_suite_options(CLI::App& app, SuiteOptions& options);
+
+// main() of a runtime's conformance program: the options of add_suite_options (--help lists
+// them); runs the suite and returns 0 (as expected), 1 (unexpected outcomes or interrupted) or 2
+// (usage or input error).
 int suite_main(int argc, char** argv, const RuntimeFactory& make_runtime);
 
 }  // namespace seqconf

@@ -6,7 +6,8 @@
 #include <map>
 #include <set>
 
-#include "fixtures/case.h"
+#include "cases/data_dir.h"
+#include "cases/case.h"
 #include "harness/compare.h"
 #include "harness/runner.h"
 #include "reference/interpreter/interpreter.h"

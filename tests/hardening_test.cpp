@@ -8,7 +8,7 @@
 #include <fstream>
 #include <limits>
 
-#include "fixtures/case.h"
+#include "cases/case.h"
 #include "harness/runner.h"
 #include "reference/interpreter/interpreter.h"
 #include "reference/ops/ops.h"

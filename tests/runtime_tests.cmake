@@ -18,7 +18,7 @@ gtest_discover_tests(onnxruntime_tests PROPERTIES LABELS onnxruntime DISCOVERY_T
 add_executable(onnxruntime_expectations_tests runtime_onnxruntime_expectations_test.cpp)
 target_compile_definitions(onnxruntime_expectations_tests PRIVATE
   SEQCONF_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
-target_link_libraries(onnxruntime_expectations_tests PRIVATE seqconf_harness seqconf_runtimes seqconf_reports
+target_link_libraries(onnxruntime_expectations_tests PRIVATE seqconf_suite
   seqconf_external_runtimes GTest::gtest_main seqconf_warnings)
 gtest_discover_tests(onnxruntime_expectations_tests
   PROPERTIES LABELS onnxruntime TIMEOUT 600 DISCOVERY_TIMEOUT 60)

@@ -1,11 +1,13 @@
 // seqconf fuzz: differential fuzzing of a runtime against the reference; every disagreement is
 // shrunk and written as a corpus fixture.
-#include <fstream>
 #include <iostream>
+#include <optional>
 
 #include "difffuzz/campaign.h"
 #include "reference/error.h"
 #include "reports/expectations.h"
+#include "reports/output.h"
+#include "reports/report.h"
 #include "runtimes/registry.h"
 #include "tools/command.h"
 
@@ -61,9 +63,9 @@ int fuzz_command(const FuzzArgs& args) {
   size_t unexpected = 0;
   for (size_t i = 0; i < r.findings.size(); ++i) {
     const auto& f = r.findings[i];
-    const std::string status = difffuzz::status_of_kind(f.kind);
+    const std::optional<Status> status = reports::status_from_key(difffuzz::status_of_kind(f.kind));
     const reports::Expectation* e = expectations ? expectations->match("corpus/" + f.id) : nullptr;
-    const bool expected = e && status_name(e->status) == status;
+    const bool expected = e && status && e->accepts(*status);
     if (!expected) ++unexpected;
     if (expectations) j["findings"][i]["expected"] = expected;
     std::cout << (expected ? "EXPECTED " : "FINDING ") << f.folder << " [" << f.op << " " << f.kind
@@ -77,10 +79,10 @@ int fuzz_command(const FuzzArgs& args) {
   if (expectations) std::cout << ", " << unexpected << " not in " << args.expectations;
   std::cout << "\nreproduce: " << difffuzz::reproduce_command(o, r.programs) << "\n";
   if (!args.report.empty()) {
-    std::ofstream os(args.report);
-    os << j.dump(2) << "\n";
-    if (!os) {
-      std::cerr << "seqconf fuzz: cannot write " << args.report << "\n";
+    try {
+      reports::write_file_atomic(args.report, j.dump(2) + "\n");
+    } catch (const Error& e) {
+      std::cerr << "seqconf fuzz: " << e.what() << "\n";
       return kExitUsage;
     }
   }

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cases/data_dir.h"
 #include "reference/error.h"
 #include "runtimes/registry.h"
 #include "suite/suite.h"

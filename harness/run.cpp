@@ -1,17 +1,17 @@
-#include "reports/run_control.h"
+#include "harness/run.h"
 
 #include <unistd.h>
 
 #include <atomic>
 #include <csignal>
 #include <cstdio>
-#include <iostream>
+#include <ostream>
 #include <thread>
 #include <vector>
 
 #include "reference/error.h"
 
-namespace seqconf::reports {
+namespace seqconf {
 
 uint64_t fnv1a64(std::string_view s) {
   uint64_t h = 14695981039346656037ull;
@@ -100,7 +100,8 @@ size_t run_indices(size_t count, int jobs,
   return started.load();
 }
 
-Progress::Progress(size_t total) : total_(total), tty_(::isatty(STDERR_FILENO) == 1) {}
+Progress::Progress(size_t total, std::ostream& out)
+    : out_(out), total_(total), tty_(::isatty(STDERR_FILENO) == 1) {}
 Progress::~Progress() { finish(); }
 
 void Progress::done(const std::string& id) {
@@ -121,7 +122,7 @@ void Progress::print(const std::string& line) {
     std::fflush(stderr);
     shown_ = false;
   }
-  std::cout << line << std::endl;
+  out_ << line << std::endl;
 }
 
 void Progress::finish() {
@@ -133,4 +134,19 @@ void Progress::finish() {
   }
 }
 
-}  // namespace seqconf::reports
+std::vector<std::optional<Outcome>> run_cases(const std::vector<Case>& cases,
+                                              const std::vector<Runtime*>& runtimes,
+                                              const RunOptions& options,
+                                              const std::function<void(const Outcome&)>& on_outcome) {
+  if (runtimes.empty()) throw Error(ErrorCode::invalid_argument, "run_cases: no runtime");
+  std::vector<std::optional<Outcome>> slots(cases.size());
+  run_indices(cases.size(), static_cast<int>(runtimes.size()), [&](int worker, size_t i) {
+    Outcome o = run_case(cases[i], *runtimes[static_cast<size_t>(worker)], options);
+    if (stop_requested() && (o.status == Status::crash || o.status == Status::timeout)) return;
+    if (on_outcome) on_outcome(o);
+    slots[i] = std::move(o);
+  });
+  return slots;
+}
+
+}  // namespace seqconf

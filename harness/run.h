@@ -1,16 +1,21 @@
-// What a run needs around the runner: shards, worker threads, a stop request on SIGINT or
-// SIGTERM, and a progress line. Generic over "cases" (indices), so nothing here knows about
-// cases, runtimes or the runner.
+// The execution step of a run (cases -> runtimes -> outcomes) and what it needs around the
+// runner: shards, worker threads, a stop request on SIGINT or SIGTERM, and a progress line.
+// Nothing here knows about reports; suite/suite.h builds a run on it.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <iosfwd>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
-namespace seqconf::reports {
+#include "harness/runner.h"
+
+namespace seqconf {
 
 // --shard I/N: shard I (1-based) of N. A case belongs to shard 1 + fnv1a64(id) mod N, so its
 // shard depends only on its id (stable when cases are added or removed elsewhere).
@@ -43,7 +48,8 @@ size_t run_indices(size_t count, int jobs,
 // "[12/340] id" on one terminal line (rewritten in place), only when stderr is a terminal.
 class Progress {
  public:
-  explicit Progress(size_t total);
+  // Whole lines (print) go to out.
+  Progress(size_t total, std::ostream& out);
   ~Progress();
   void done(const std::string& id);  // thread-safe
   // Prints a whole line (e.g. a failure) without tearing the progress line. Thread-safe.
@@ -52,10 +58,22 @@ class Progress {
 
  private:
   std::mutex mutex_;
+  std::ostream& out_;
   size_t total_;
   size_t done_ = 0;
   bool tty_;
   bool shown_ = false;
 };
 
-}  // namespace seqconf::reports
+// Runs every case on the runtime of the worker that takes it (runtimes[w] serves worker w only:
+// a runtime object is never shared between threads) until a stop is requested; then no new case
+// starts. Returns one slot per case, in case order; an empty slot was not run. A crash or
+// timeout met while the run is being stopped says nothing about the runtime (the signal may have
+// reached its process too): that case counts as not run. on_outcome is called for each kept
+// outcome, from the worker's thread.
+std::vector<std::optional<Outcome>> run_cases(const std::vector<Case>& cases,
+                                              const std::vector<Runtime*>& runtimes,
+                                              const RunOptions& options,
+                                              const std::function<void(const Outcome&)>& on_outcome = {});
+
+}  // namespace seqconf

@@ -6,9 +6,9 @@
 #include <vector>
 
 #include "reference/error.h"
-#include "reports/run_control.h"
+#include "harness/run.h"
 
-namespace seqconf::reports {
+namespace seqconf {
 namespace {
 
 TEST(Shard, Fnv1aTestVectors) {
@@ -79,4 +79,4 @@ TEST(StopHandlers, SigtermSetsTheFlagInsteadOfKilling) {
 }
 
 }  // namespace
-}  // namespace seqconf::reports
+}  // namespace seqconf
