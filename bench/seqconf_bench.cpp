@@ -23,8 +23,8 @@
 
 #include <benchmark/benchmark.h>
 
-#include "cases/data_dir.h"
 #include "bench/models.h"
+#include "cases/data_dir.h"
 #include "harness/runner.h"
 #include "reference/error.h"
 #include "reference/value.h"

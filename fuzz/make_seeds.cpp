@@ -7,8 +7,8 @@
 #include <iostream>
 #include <sstream>
 
-#include "cases/data_dir.h"
 #include "cases/case.h"
+#include "cases/data_dir.h"
 #include "fuzz/fuzz_common.h"
 
 namespace fs = std::filesystem;

@@ -134,10 +134,9 @@ void Progress::finish() {
   }
 }
 
-std::vector<std::optional<Outcome>> run_cases(const std::vector<Case>& cases,
-                                              const std::vector<Runtime*>& runtimes,
-                                              const RunOptions& options,
-                                              const std::function<void(const Outcome&)>& on_outcome) {
+std::vector<std::optional<Outcome>> run_cases(
+    const std::vector<Case>& cases, const std::vector<Runtime*>& runtimes,
+    const RunOptions& options, const std::function<void(const Outcome&)>& on_outcome) {
   if (runtimes.empty()) throw Error(ErrorCode::invalid_argument, "run_cases: no runtime");
   std::vector<std::optional<Outcome>> slots(cases.size());
   run_indices(cases.size(), static_cast<int>(runtimes.size()), [&](int worker, size_t i) {

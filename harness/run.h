@@ -71,9 +71,8 @@ class Progress {
 // timeout met while the run is being stopped says nothing about the runtime (the signal may have
 // reached its process too): that case counts as not run. on_outcome is called for each kept
 // outcome, from the worker's thread.
-std::vector<std::optional<Outcome>> run_cases(const std::vector<Case>& cases,
-                                              const std::vector<Runtime*>& runtimes,
-                                              const RunOptions& options,
-                                              const std::function<void(const Outcome&)>& on_outcome = {});
+std::vector<std::optional<Outcome>> run_cases(
+    const std::vector<Case>& cases, const std::vector<Runtime*>& runtimes,
+    const RunOptions& options, const std::function<void(const Outcome&)>& on_outcome = {});
 
 }  // namespace seqconf

@@ -87,8 +87,7 @@ SuiteResult run_suite(const RuntimeFactory& make_runtime, const SuiteOptions& op
   for (const auto& n : result.notes) notes << "note: " << n << "\n";
   if (cases.empty())
     throw Error(ErrorCode::invalid_argument, "no case found (source " + options.source + ")");
-  if (expectations && !expectations->runtime().empty() &&
-      expectations->runtime() != runtime.name())
+  if (expectations && !expectations->runtime().empty() && expectations->runtime() != runtime.name())
     notes << "note: " << options.expectations.string() << " is written for runtime "
           << expectations->runtime() << ", this run is on " << runtime.name() << "\n";
   if (shard) {

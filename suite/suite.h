@@ -52,7 +52,7 @@ struct SuiteOptions {
   // How the runtime was asked for (e.g. "onnxruntime=/path/lib.so"), recorded in the report's
   // options and used in its rerun commands; empty: the runtime's name.
   std::string runtime_spec;
-  bool embedded = true;  // recorded in the report's options: false for `seqconf run`
+  bool embedded = true;           // recorded in the report's options: false for `seqconf run`
   std::ostream* log = nullptr;    // non-passing outcomes, findings, the summary; null: std::cout
   std::ostream* notes = nullptr;  // notes about the run (a skipped source, ...); null: std::cerr
   bool quiet = false;             // write nothing to log or notes

@@ -7,8 +7,8 @@
 #include <fstream>
 #include <limits>
 
-#include "cases/data_dir.h"
 #include "cases/case.h"
+#include "cases/data_dir.h"
 #include "harness/compare.h"
 #include "harness/runner.h"
 #include "reference/proto.h"

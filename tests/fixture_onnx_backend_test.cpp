@@ -6,8 +6,8 @@
 #include <map>
 #include <set>
 
-#include "cases/data_dir.h"
 #include "cases/case.h"
+#include "cases/data_dir.h"
 #include "harness/compare.h"
 #include "harness/runner.h"
 #include "reference/interpreter/interpreter.h"

@@ -5,8 +5,8 @@
 #include <set>
 #include <vector>
 
-#include "reference/error.h"
 #include "harness/run.h"
+#include "reference/error.h"
 
 namespace seqconf {
 namespace {

@@ -1,7 +1,7 @@
-// ONNX Runtime 1.30 through the suite (run_suite) on the ONNX backend fixtures and the generated corpus:
-// every non-pass must be listed in expectations/onnxruntime.json (the file the main job reads too)
-// with its status, a listed case may pass only where its entry accepts pass, and every entry
-// must match a case (no stale entries).
+// ONNX Runtime 1.30 through the suite (run_suite) on the ONNX backend fixtures and the generated
+// corpus: every non-pass must be listed in expectations/onnxruntime.json (the file the main job
+// reads too) with its status, a listed case may pass only where its entry accepts pass, and every
+// entry must match a case (no stale entries).
 #include <gtest/gtest.h>
 
 #include <map>
