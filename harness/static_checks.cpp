@@ -76,15 +76,14 @@ std::string contradiction(const onnx::TypeProto& t, const Value& v) {
 
 }  // namespace
 
-std::vector<Finding> static_findings(const onnx::ModelProto& model,
-                                     const std::vector<Value>& expected_outputs, bool must_reject) {
-  std::vector<Finding> out;
+StaticCheck check_statically(const onnx::ModelProto& model,
+                             const std::vector<Value>& expected_outputs) {
+  StaticCheck r;
   try {
     onnx::checker::check_model(model);
   } catch (const std::exception& e) {
-    if (!must_reject)
-      out.push_back(
-          {"checker", std::string("onnx::checker::check_model rejects the model: ") + e.what()});
+    r.checker_ok = false;
+    r.checker_message = e.what();
   }
   // Inference from scratch: the declared output types are removed so that what remains is
   // what ONNX's type and shape functions infer.
@@ -94,20 +93,35 @@ std::vector<Finding> static_findings(const onnx::ModelProto& model,
     onnx::ShapeInferenceOptions options(/*check_type=*/true, /*error_mode=*/1);
     onnx::shape_inference::InferShapes(m, onnx::OpSchemaRegistry::Instance(), options);
   } catch (const std::exception& e) {
-    if (!must_reject)
-      out.push_back({"shape_inference", std::string("InferShapes fails: ") + e.what()});
-    return out;
+    r.inference_ok = false;
+    r.inference_message = e.what();
+    return r;
   }
   const auto& g = m.graph();
-  for (int i = 0; i < g.output_size() && static_cast<size_t>(i) < expected_outputs.size(); ++i) {
+  for (int i = 0; i < g.output_size(); ++i) {
     const auto& o = g.output(i);
-    if (!o.has_type()) continue;
+    r.inferred.push_back(o.name() + ": " + (o.has_type() ? type_text(o.type()) : "(no type)"));
+    if (!o.has_type() || static_cast<size_t>(i) >= expected_outputs.size()) continue;
     const std::string c = contradiction(o.type(), expected_outputs[static_cast<size_t>(i)]);
     if (!c.empty())
-      out.push_back({"shape_inference", "output " + std::to_string(i) + " '" + o.name() +
-                                            "': inferred " + type_text(o.type()) +
-                                            ", but the expected output has " + c});
+      r.contradictions.push_back("output " + std::to_string(i) + " '" + o.name() + "': inferred " +
+                                 type_text(o.type()) + ", but the expected output has " + c);
   }
+  return r;
+}
+
+std::vector<Finding> static_findings(const onnx::ModelProto& model,
+                                     const std::vector<Value>& expected_outputs, bool must_reject) {
+  const StaticCheck r = check_statically(model, expected_outputs);
+  std::vector<Finding> out;
+  // For a must-reject case, a rejection by the checker or by inference agrees with the case.
+  if (!r.checker_ok && !must_reject)
+    out.push_back({"checker", "onnx::checker::check_model rejects the model: " + r.checker_message});
+  if (!r.inference_ok) {
+    if (!must_reject) out.push_back({"shape_inference", "InferShapes fails: " + r.inference_message});
+    return out;
+  }
+  for (const auto& c : r.contradictions) out.push_back({"shape_inference", c});
   return out;
 }
 

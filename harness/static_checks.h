@@ -3,6 +3,7 @@
 // fails), that is a Finding: evidence about the spec's type/shape functions or the fixture.
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include <onnx/onnx_pb.h>
@@ -11,6 +12,20 @@
 #include "reference/value.h"
 
 namespace seqconf {
+
+// What ONNX's own tools say of a model: whether onnx::checker::check_model and (strict)
+// InferShapes accept it, the output types inferred from scratch (the declared output types are
+// removed first), and where they contradict the expected outputs.
+struct StaticCheck {
+  bool checker_ok = true;
+  std::string checker_message;
+  bool inference_ok = true;
+  std::string inference_message;
+  std::vector<std::string> inferred;        // "<output>: <inferred type>", per graph output
+  std::vector<std::string> contradictions;  // "output K '<name>': inferred T, but ..."
+};
+StaticCheck check_statically(const onnx::ModelProto& model,
+                             const std::vector<Value>& expected_outputs);
 
 // expected_outputs: one data set's outputs (may be empty: then only the checker and the
 // inference itself are checked). must_reject: the case expects a rejection, so the checker or

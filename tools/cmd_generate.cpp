@@ -20,13 +20,6 @@ struct GenerateOptions {
   bool no_checks = false;
 };
 
-void write_file(const fs::path& path, const std::string& bytes) {
-  fs::create_directories(path.parent_path());
-  std::ofstream f(path, std::ios::binary | std::ios::trunc);
-  f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  if (!f) throw Error(ErrorCode::io_error, "generate: cannot write " + path.string());
-}
-
 int run_generate(const GenerateOptions& o) {
   const fs::path out(o.out);
   const auto& cases = catalog::all_cases();
@@ -57,11 +50,9 @@ int run_generate(const GenerateOptions& o) {
   }
   size_t must_reject = 0, ambiguous = 0, files = 0;
   for (const auto& c : cases) {
-    const fs::path dir = out / c.folder();
-    for (const auto& [name, bytes] : catalog::case_files(c)) {
-      write_file(dir / name, bytes);
-      ++files;
-    }
+    const auto case_files = catalog::case_files(c);
+    write_case_folder(out / c.folder(), case_files);
+    files += case_files.size();
     must_reject += c.must_reject();
     ambiguous += c.ambiguous;
   }

@@ -1,17 +1,13 @@
 // Shared case-building code of the catalog: keyed values, IDs and folders, models, files,
-// static checks.
+// static checks (models by reference/model_builder, files by cases/case_json, checks by
+// harness/static_checks).
 #include <algorithm>
 #include <cmath>
 #include <set>
 #include <stdexcept>
 
-#include <google/protobuf/io/coded_stream.h>
-#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
-#include <onnx/checker.h>
-#include <onnx/defs/schema.h>
-#include <onnx/shape_inference/implementation.h>
-
 #include "generators/catalog/catalog.h"
+#include "reference/model_builder.h"
 #include "reference/proto.h"
 
 namespace seqconf::catalog {
@@ -75,59 +71,6 @@ std::string snake_case(const std::string& op) {
     }
   }
   return s;
-}
-
-void set_tensor_shape(onnx::TypeProto_Tensor* t, const Shape& shape) {
-  auto* sp = t->mutable_shape();
-  for (int64_t d : shape) sp->add_dim()->set_dim_value(d);
-}
-
-std::string serialize_deterministic(const google::protobuf::MessageLite& msg) {
-  std::string out;
-  {
-    google::protobuf::io::StringOutputStream sos(&out);
-    google::protobuf::io::CodedOutputStream cos(&sos);
-    cos.SetSerializationDeterministic(true);
-    msg.SerializeToCodedStream(&cos);  // computes the sizes first
-  }
-  return out;
-}
-
-std::string type_string(const onnx::TypeProto& t) {
-  auto tensor = [](const onnx::TypeProto_Tensor& tt) {
-    std::string s = "tensor(" + dtype_name_any(tt.elem_type()) + ")";
-    if (!tt.has_shape()) return s;
-    s += "[";
-    for (int i = 0; i < tt.shape().dim_size(); ++i) {
-      const auto& d = tt.shape().dim(i);
-      s += (i ? "," : "") + (d.has_dim_value()   ? std::to_string(d.dim_value())
-                             : d.has_dim_param() ? d.dim_param()
-                                                 : "?");
-    }
-    return s + "]";
-  };
-  if (t.has_tensor_type()) return tensor(t.tensor_type());
-  if (t.has_sequence_type()) {
-    const auto& e = t.sequence_type().elem_type();
-    return "seq(" + (e.has_tensor_type() ? tensor(e.tensor_type()) : std::string("?")) + ")";
-  }
-  return "(no type)";
-}
-
-// Shape agreement of an inferred tensor type with an actual tensor; empty when they agree.
-std::string tensor_disagreement(const onnx::TypeProto_Tensor& inferred, const Tensor& actual) {
-  if (inferred.elem_type() != 0 && inferred.elem_type() != static_cast<int32_t>(actual.dtype()))
-    return "element type " + dtype_name_any(inferred.elem_type()) + ", actual " +
-           std::string(dtype_name(actual.dtype()));
-  if (!inferred.has_shape()) return {};
-  const auto& sp = inferred.shape();
-  if (static_cast<size_t>(sp.dim_size()) != actual.rank())
-    return "rank " + std::to_string(sp.dim_size()) + ", actual " + actual.describe();
-  for (int i = 0; i < sp.dim_size(); ++i)
-    if (sp.dim(i).has_dim_value() && sp.dim(i).dim_value() != actual.shape()[i])
-      return "dimension " + std::to_string(i) + " = " + std::to_string(sp.dim(i).dim_value()) +
-             ", actual " + actual.describe();
-  return {};
 }
 
 }  // namespace
@@ -223,184 +166,65 @@ std::string CatalogCase::id() const {
 
 std::string CatalogCase::folder() const { return folder_for_id(id()); }
 
-onnx::TypeProto tensor_type(DataType d) {
-  onnx::TypeProto t;
-  t.mutable_tensor_type()->set_elem_type(static_cast<int32_t>(d));
-  return t;
-}
-
-onnx::TypeProto sequence_type(DataType d) {
-  onnx::TypeProto t;
-  t.mutable_sequence_type()->mutable_elem_type()->mutable_tensor_type()->set_elem_type(
-      static_cast<int32_t>(d));
-  return t;
-}
-
-onnx::TypeProto declared_type(const Value& v) {
-  if (v.is_tensor()) {
-    onnx::TypeProto t = tensor_type(v.tensor().dtype());
-    set_tensor_shape(t.mutable_tensor_type(), v.tensor().shape());
-    return t;
-  }
-  const Sequence& s = v.sequence();
-  onnx::TypeProto t = sequence_type(s.elem_type());
-  if (s.empty()) return t;
-  const Shape& first = s.at(0).shape();
-  for (const auto& x : s.tensors())
-    if (x.rank() != first.size()) return t;  // ranks differ: no shape
-  auto* sp = t.mutable_sequence_type()->mutable_elem_type()->mutable_tensor_type()->mutable_shape();
-  for (size_t i = 0; i < first.size(); ++i) {
-    bool same = true;
-    for (const auto& x : s.tensors()) same = same && x.shape()[i] == first[i];
-    auto* dim = sp->add_dim();
-    if (same) dim->set_dim_value(first[i]);  // else: a dimension without value
-  }
-  return t;
-}
-
 onnx::ModelProto build_model(const CatalogCase& c) {
-  onnx::ModelProto m;
-  m.set_ir_version(c.opset >= 17 ? 8 : 6);
-  m.set_producer_name("seqconf");
-  auto* opset = m.add_opset_import();
-  opset->set_domain("");
-  opset->set_version(c.opset);
-  auto* g = m.mutable_graph();
-  g->set_name(c.folder());
-  *g->add_node() = c.node;
-  for (const auto& in : c.inputs) {
-    auto* vi = g->add_input();
-    vi->set_name(in.name);
-    *vi->mutable_type() = declared_type(in.value);
-  }
-  for (size_t i = 0; i < c.output_names.size(); ++i) {
-    auto* vi = g->add_output();
-    vi->set_name(c.output_names[i]);
+  onnx::GraphProto g;
+  g.set_name(c.folder());
+  *g.add_node() = c.node;
+  for (const auto& in : c.inputs) *g.add_input() = model::value_info(in.name, declared_type(in.value));
+  for (size_t i = 0; i < c.output_names.size(); ++i)
     // Tensor outputs of valid cases declare their exact shape, as ONNX's backend tests do
     // (check_model requires a shape on tensor types); sequences declare the element type only.
-    if (i < c.outputs.size() && c.outputs[i].is_tensor())
-      *vi->mutable_type() = declared_type(c.outputs[i]);
-    else
-      *vi->mutable_type() = c.output_types[i];
-  }
-  return m;
+    *g.add_output() = model::value_info(c.output_names[i],
+                                        i < c.outputs.size() && c.outputs[i].is_tensor()
+                                            ? declared_type(c.outputs[i])
+                                            : c.output_types[i]);
+  return model::make_model(std::move(g), c.opset);
 }
 
-nlohmann::ordered_json case_json(const CatalogCase& c) {
-  using json = nlohmann::ordered_json;
-  auto expectation = [](const std::optional<ErrorCode>& e) {
-    return e ? json{{"kind", "error"}, {"code", std::string(error_code_name(*e))}}
-             : json{{"kind", "outputs"}};
-  };
-  json j;
-  j["id"] = c.id();
-  j["op"] = c.op;
-  j["opset"] = c.opset;
-  j["dtype"] = std::string(dtype_name(c.dtype));
-  j["expectation"] = expectation(c.error);
-  if (c.ambiguous) j["strict_expectation"] = expectation(c.strict_error);
-  j["tolerance"] = json{{"rtol", 1e-3}, {"atol", 1e-7}};
-  j["spec"] = c.spec;
-  j["clarity"] = c.ambiguous ? "ambiguous" : "normative";
-  if (c.ambiguous) j["ambiguity"] = c.ambiguity;
+CaseJson case_json(const CatalogCase& c) {
+  CaseJson j;
+  j.id = c.id();
+  j.op = c.op;
+  j.opset = c.opset;
+  j.dtype = std::string(dtype_name(c.dtype));
+  if (c.error) j.expected_error = std::string(error_code_name(*c.error));
+  if (c.ambiguous) {
+    j.has_strict_expectation = true;
+    if (c.strict_error) j.strict_expected_error = std::string(error_code_name(*c.strict_error));
+  }
+  j.spec = c.spec;
+  j.clarity = c.ambiguous ? "ambiguous" : "normative";
+  if (c.ambiguous) j.ambiguity = c.ambiguity;
   // Whether ONNX's static checks already see the problem: a must-reject case that fails them
   // may be rejected when the model is loaded rather than when it runs.
-  const StaticResult s = static_check(c);
-  j["static"] = json{{"check_model", s.checker_ok ? "pass" : "fail"},
-                     {"shape_inference", s.inference_ok ? "pass" : "fail"}};
-  json params = json::object();
-  for (const auto& p : c.params) params[p.key] = p.value;
-  for (const auto& [k, v] : c.details.items()) params[k] = v;
-  j["params"] = params;
-  json inputs = json::array();
-  for (const auto& in : c.inputs) inputs.push_back(in.name);
-  j["inputs"] = inputs;
-  j["outputs"] = c.output_names;
+  const StaticCheck s = static_check(c);
+  j.check_model_passes = s.checker_ok;
+  j.shape_inference_passes = s.inference_ok;
+  for (const auto& p : c.params) j.params[p.key] = p.value;
+  for (const auto& [k, v] : c.details.items()) j.params[k] = v;
+  for (const auto& in : c.inputs) j.inputs.push_back(in.name);
+  j.outputs = c.output_names;
   return j;
 }
 
 std::map<std::string, std::string> case_files(const CatalogCase& c) {
-  std::map<std::string, std::string> files;
-  files["model.onnx"] = serialize_deterministic(build_model(c));
-  for (size_t k = 0; k < c.inputs.size(); ++k)
-    files["test_data_set_0/input_" + std::to_string(k) + ".pb"] =
-        value_to_bytes(c.inputs[k].value, TensorEncoding::raw_data, c.inputs[k].name);
-  for (size_t k = 0; k < c.outputs.size(); ++k)
-    files["test_data_set_0/output_" + std::to_string(k) + ".pb"] =
-        value_to_bytes(c.outputs[k], TensorEncoding::raw_data, c.output_names[k]);
-  files["case.json"] = case_json(c).dump(2) + "\n";
-  return files;
+  std::vector<Value> inputs;
+  for (const auto& in : c.inputs) inputs.push_back(in.value);
+  return case_folder_files(build_model(c), inputs, c.outputs, case_json(c));
 }
 
-StaticResult static_check(const CatalogCase& c) {
-  StaticResult r;
-  onnx::ModelProto m = build_model(c);
-  try {
-    onnx::checker::check_model(m);
-  } catch (const std::exception& e) {
-    r.checker_ok = false;
-    r.checker_message = e.what();
-  }
-  // Inference starts from outputs typed by element type only, so that what it infers is
-  // compared with the actual outputs rather than with the declared shapes.
-  for (int i = 0; i < m.graph().output_size(); ++i)
-    *m.mutable_graph()->mutable_output(i)->mutable_type() =
-        c.output_types.at(static_cast<size_t>(i));
-  try {
-    onnx::ShapeInferenceOptions options(/*check_type=*/true, /*error_mode=*/1);
-    onnx::shape_inference::InferShapes(m, onnx::OpSchemaRegistry::Instance(), options);
-  } catch (const std::exception& e) {
-    r.inference_ok = false;
-    r.inference_message = e.what();
-    return r;
-  }
-  for (size_t i = 0; i < c.outputs.size(); ++i) {
-    const onnx::TypeProto& inferred = m.graph().output(static_cast<int>(i)).type();
-    r.inferred.push_back(c.output_names[i] + ": " + type_string(inferred));
-    const Value& actual = c.outputs[i];
-    const std::string where =
-        "output " + c.output_names[i] + ": inferred " + type_string(inferred) + ", ";
-    if (actual.is_tensor()) {
-      if (!inferred.has_tensor_type()) {
-        r.disagreements.push_back(where + "actual " + actual.describe());
-        continue;
-      }
-      const std::string d = tensor_disagreement(inferred.tensor_type(), actual.tensor());
-      if (!d.empty()) r.disagreements.push_back(where + d);
-    } else {
-      if (!inferred.has_sequence_type() ||
-          !inferred.sequence_type().elem_type().has_tensor_type()) {
-        r.disagreements.push_back(where + "actual " + actual.describe());
-        continue;
-      }
-      const auto& tt = inferred.sequence_type().elem_type().tensor_type();
-      const Sequence& s = actual.sequence();
-      if (tt.elem_type() != 0 && tt.elem_type() != static_cast<int32_t>(s.elem_type())) {
-        r.disagreements.push_back(where + "actual " + s.describe());
-        continue;
-      }
-      for (size_t k = 0; k < s.size(); ++k) {
-        const std::string d = tensor_disagreement(tt, s.at(k));
-        if (!d.empty()) {
-          r.disagreements.push_back(where + "element " + std::to_string(k) + ": " + d);
-          break;
-        }
-      }
-    }
-  }
-  return r;
-}
+StaticCheck static_check(const CatalogCase& c) { return check_statically(build_model(c), c.outputs); }
 
 std::vector<std::string> static_findings() {
   std::vector<std::string> out;
   for (const auto& c : all_cases()) {
     if (c.must_reject()) continue;
-    const StaticResult r = static_check(c);
+    const StaticCheck r = static_check(c);
     if (!r.checker_ok)
       out.push_back(c.id() + ": check_model rejects a valid case: " + r.checker_message);
     if (!r.inference_ok)
       out.push_back(c.id() + ": shape inference fails on a valid case: " + r.inference_message);
-    for (const auto& d : r.disagreements) out.push_back(c.id() + ": shape inference: " + d);
+    for (const auto& d : r.contradictions) out.push_back(c.id() + ": shape inference: " + d);
   }
   return out;
 }

@@ -25,7 +25,10 @@
 #include <onnx/onnx_pb.h>
 #include <nlohmann/json.hpp>
 
+#include "cases/case_json.h"
+#include "harness/static_checks.h"
 #include "reference/error.h"
+#include "reference/model_builder.h"
 #include "reference/value.h"
 
 namespace seqconf::catalog {
@@ -96,12 +99,9 @@ void add_sequence_map_cases(std::vector<CatalogCase>& out);
 
 std::string folder_for_id(const std::string& id);
 
-// ONNX type of a graph value: tensors with their exact shape; sequences with the element shape
-// common to all elements (a dimension without value where they differ; no shape when ranks
-// differ or the sequence is empty).
-onnx::TypeProto declared_type(const Value& v);
-onnx::TypeProto tensor_type(DataType d);
-onnx::TypeProto sequence_type(DataType d);
+using model::declared_type;
+using model::sequence_type;
+using model::tensor_type;
 
 // The model of a case: one node, graph inputs with declared types, outputs typed by element
 // type only. Opset 11 (IR 6) or 17 (IR 8).
@@ -109,19 +109,11 @@ onnx::ModelProto build_model(const CatalogCase& c);
 
 // The files of a case, relative to its folder, with their bytes (deterministic).
 std::map<std::string, std::string> case_files(const CatalogCase& c);
-nlohmann::ordered_json case_json(const CatalogCase& c);
+CaseJson case_json(const CatalogCase& c);
 
-// Static checks: onnx::checker::check_model and onnx::shape_inference::InferShapes compared
-// with the expected outputs.
-struct StaticResult {
-  bool checker_ok = true;
-  std::string checker_message;
-  bool inference_ok = true;  // InferShapes ran without error (strict mode)
-  std::string inference_message;
-  std::vector<std::string> disagreements;  // inferred output type/shape vs expected outputs
-  std::vector<std::string> inferred;       // "<output>: <inferred type>" per expected output
-};
-StaticResult static_check(const CatalogCase& c);
+// onnx::checker::check_model and onnx::shape_inference::InferShapes on the case's model,
+// compared with the expected outputs.
+StaticCheck static_check(const CatalogCase& c);
 
 // Findings over the whole catalog: valid cases the checker or shape inference reject, and
 // inferred outputs that disagree with the expected ones. One line each: "<id>: <what>".

@@ -1,0 +1,152 @@
+#include "cases/case_json.h"
+
+#include <fstream>
+
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
+
+#include "reference/error.h"
+#include "reference/proto.h"
+
+namespace seqconf {
+
+namespace {
+
+using ojson = nlohmann::ordered_json;
+
+ojson expectation_json(const std::optional<std::string>& code) {
+  return code ? ojson{{"kind", "error"}, {"code", *code}} : ojson{{"kind", "outputs"}};
+}
+
+std::optional<std::string> parse_expectation(const nlohmann::json& e, const char* key) {
+  const std::string kind = e.at("kind").get<std::string>();
+  if (kind == "outputs") return std::nullopt;
+  if (kind != "error")
+    throw Error(ErrorCode::invalid_proto,
+                std::string(key) + ".kind '" + kind + "' is neither outputs nor error");
+  const std::string code = e.at("code").get<std::string>();
+  ErrorCode parsed;
+  if (!error_code_from_name(code, parsed))
+    throw Error(ErrorCode::invalid_proto,
+                std::string(key) + ".code '" + code + "' is not an error code");
+  return code;
+}
+
+std::string serialize_deterministic(const google::protobuf::MessageLite& msg) {
+  std::string out;
+  {
+    google::protobuf::io::StringOutputStream sos(&out);
+    google::protobuf::io::CodedOutputStream cos(&sos);
+    cos.SetSerializationDeterministic(true);
+    msg.SerializeToCodedStream(&cos);  // computes the sizes first
+  }
+  return out;
+}
+
+}  // namespace
+
+CaseJson parse_case_json(const std::string& text) {
+  try {
+    const auto j = nlohmann::json::parse(text);
+    if (!j.is_object()) throw Error(ErrorCode::invalid_proto, "not a JSON object");
+    CaseJson c;
+    c.id = j.value("id", std::string());
+    c.op = j.value("op", std::string("model"));
+    c.opset = j.value("opset", int64_t{0});
+    c.dtype = j.value("dtype", std::string());
+    if (j.contains("expectation")) c.expected_error = parse_expectation(j.at("expectation"), "expectation");
+    if (j.contains("strict_expectation")) {
+      c.has_strict_expectation = true;
+      c.strict_expected_error = parse_expectation(j.at("strict_expectation"), "strict_expectation");
+    }
+    if (j.contains("tolerance")) {
+      c.tolerance.rtol = j.at("tolerance").value("rtol", c.tolerance.rtol);
+      c.tolerance.atol = j.at("tolerance").value("atol", c.tolerance.atol);
+    }
+    c.spec = j.value("spec", std::string());
+    c.clarity = j.value("clarity", std::string());
+    c.ambiguity = j.value("ambiguity", std::string());
+    if (j.contains("static")) {
+      const auto& s = j.at("static");
+      if (s.contains("check_model")) c.check_model_passes = s.at("check_model") == "pass";
+      if (s.contains("shape_inference")) c.shape_inference_passes = s.at("shape_inference") == "pass";
+    }
+    if (j.contains("params")) c.params = ojson::parse(j.at("params").dump());
+    if (j.contains("inputs")) c.inputs = j.at("inputs").get<std::vector<std::string>>();
+    if (j.contains("outputs")) c.outputs = j.at("outputs").get<std::vector<std::string>>();
+    for (const char* key : {"expected", "found", "reproduce"})
+      if (j.contains(key)) c.extra[key] = ojson::parse(j.at(key).dump());
+    return c;
+  } catch (const nlohmann::json::exception& e) {
+    throw Error(ErrorCode::invalid_proto, e.what());
+  }
+}
+
+std::string case_json_text(const CaseJson& c) {
+  ojson j;
+  j["id"] = c.id;
+  j["op"] = c.op;
+  j["opset"] = c.opset;
+  j["dtype"] = c.dtype;
+  j["expectation"] = expectation_json(c.expected_error);
+  if (c.has_strict_expectation) j["strict_expectation"] = expectation_json(c.strict_expected_error);
+  j["tolerance"] = ojson{{"rtol", c.tolerance.rtol}, {"atol", c.tolerance.atol}};
+  j["spec"] = c.spec;
+  j["clarity"] = c.clarity;
+  if (!c.ambiguity.empty()) j["ambiguity"] = c.ambiguity;
+  if (c.check_model_passes || c.shape_inference_passes) {
+    ojson s = ojson::object();
+    if (c.check_model_passes) s["check_model"] = *c.check_model_passes ? "pass" : "fail";
+    if (c.shape_inference_passes)
+      s["shape_inference"] = *c.shape_inference_passes ? "pass" : "fail";
+    j["static"] = s;
+  }
+  j["params"] = c.params;
+  j["inputs"] = c.inputs;
+  j["outputs"] = c.outputs;
+  for (const auto& [k, v] : c.extra.items()) j[k] = v;
+  return j.dump(2) + "\n";
+}
+
+std::map<std::string, std::string> case_folder_files(const onnx::ModelProto& model,
+                                                     const std::vector<Value>& inputs,
+                                                     const std::vector<Value>& outputs,
+                                                     const CaseJson& json) {
+  // Data set files are named after the graph's inputs that are not initializers, and its
+  // outputs, in order.
+  const auto& g = model.graph();
+  std::vector<std::string> input_names, output_names;
+  for (const auto& in : g.input()) {
+    bool initializer = false;
+    for (const auto& i : g.initializer()) initializer = initializer || i.name() == in.name();
+    if (!initializer) input_names.push_back(in.name());
+  }
+  for (const auto& out : g.output()) output_names.push_back(out.name());
+  auto name_of = [](const std::vector<std::string>& names, size_t k) {
+    return k < names.size() ? names[k] : std::string();
+  };
+  std::map<std::string, std::string> files;
+  files["model.onnx"] = serialize_deterministic(model);
+  for (size_t k = 0; k < inputs.size(); ++k)
+    files["test_data_set_0/input_" + std::to_string(k) + ".pb"] =
+        value_to_bytes(inputs[k], TensorEncoding::raw_data, name_of(input_names, k));
+  for (size_t k = 0; k < outputs.size(); ++k)
+    files["test_data_set_0/output_" + std::to_string(k) + ".pb"] =
+        value_to_bytes(outputs[k], TensorEncoding::raw_data, name_of(output_names, k));
+  files["case.json"] = case_json_text(json);
+  return files;
+}
+
+void write_case_folder(const std::filesystem::path& dir,
+                       const std::map<std::string, std::string>& files) {
+  for (const auto& [rel, bytes] : files) {
+    const auto path = dir / rel;
+    std::error_code ec;
+    std::filesystem::create_directories(path.parent_path(), ec);
+    std::ofstream os(path, std::ios::binary | std::ios::trunc);
+    os.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    if (!os) throw Error(ErrorCode::io_error, "cannot write " + path.string());
+  }
+}
+
+}  // namespace seqconf

@@ -1,0 +1,67 @@
+// case.json: what a corpus case (generated, or a fuzz finding) says about itself. One type, one
+// reader, one writer; the folder writer puts it beside the model and the data set.
+//
+//   {"id", "op", "opset", "dtype",
+//    "expectation": {"kind": "outputs"} | {"kind": "error", "code": <ErrorCode name>},
+//    "strict_expectation" (ambiguous cases), "tolerance": {"rtol", "atol"}, "spec", "clarity",
+//    "ambiguity" (ambiguous cases), "static": {"check_model", "shape_inference"} ("pass" or
+//    "fail"), "params": {...}, "inputs": [names], "outputs": [names],
+//    then, for fuzz findings, "expected", "found": {...}, "reproduce"}
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <onnx/onnx_pb.h>
+#include <nlohmann/json.hpp>
+
+#include "reference/value.h"
+
+namespace seqconf {
+
+struct Tolerance {
+  double rtol = 1e-3;  // ONNX backend tests: rtol=1e-3, atol=1e-7
+  double atol = 1e-7;
+};
+
+struct CaseJson {
+  std::string id;  // without the source prefix
+  std::string op = "model";
+  int64_t opset = 0;
+  std::string dtype;
+  std::optional<std::string> expected_error;  // "expectation": an ErrorCode name, or outputs
+  bool has_strict_expectation = false;        // "strict_expectation" present
+  std::optional<std::string> strict_expected_error;
+  Tolerance tolerance;
+  std::string spec;
+  std::string clarity;  // "normative" | "ambiguous"
+  std::string ambiguity;
+  // "static": whether onnx::checker and shape inference accept the model.
+  std::optional<bool> check_model_passes, shape_inference_passes;
+  nlohmann::ordered_json params = nlohmann::ordered_json::object();
+  std::vector<std::string> inputs, outputs;
+  // Written after the fields above, in this order (fuzz findings: expected, found, reproduce).
+  nlohmann::ordered_json extra = nlohmann::ordered_json::object();
+};
+
+// Throws Error(invalid_proto) naming the field that is wrong (an expectation kind that is neither
+// outputs nor error, a code that is no ErrorCode, a field of the wrong type).
+CaseJson parse_case_json(const std::string& text);
+// Pretty-printed (two spaces), ending in a newline; the same bytes for the same CaseJson.
+std::string case_json_text(const CaseJson& c);
+
+// The files of a case folder in the ONNX backend layout, by path relative to the folder:
+// model.onnx, test_data_set_0/input_K.pb and output_K.pb (raw_data, named after the graph's
+// inputs and outputs), case.json. Deterministic bytes.
+std::map<std::string, std::string> case_folder_files(const onnx::ModelProto& model,
+                                                     const std::vector<Value>& inputs,
+                                                     const std::vector<Value>& outputs,
+                                                     const CaseJson& json);
+// Writes them below dir (created). Throws Error(io_error) naming the file.
+void write_case_folder(const std::filesystem::path& dir,
+                       const std::map<std::string, std::string>& files);
+
+}  // namespace seqconf
