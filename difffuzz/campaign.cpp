@@ -8,12 +8,11 @@
 #include <set>
 #include <thread>
 
-#include <onnx/defs/schema.h>
-
 #include "generators/generators.h"
 #include "harness/compare.h"
 #include "reference/error.h"
 #include "reference/proto.h"
+#include "reference/spec_clauses.h"
 #include "runtimes/registry.h"
 
 namespace seqconf::difffuzz {
@@ -166,77 +165,47 @@ std::string snake(const std::string& op) {
   return out;
 }
 
-// The sentences of an operator's spec text (onnx::OpSchemaRegistry, the opset of the fuzz
-// models): the description, then the descriptions of its inputs, attributes and type
-// constraints.
-std::vector<std::string> spec_sentences(const std::string& op) {
-  std::vector<std::string> out;
-  const onnx::OpSchema* schema = onnx::OpSchemaRegistry::Schema(op, 17, "");
-  if (!schema) return out;
-  auto add = [&out](const std::string& text) {
-    std::string flat;
-    for (char c : text) {
-      if (c == '\n' || c == '\r') c = ' ';
-      if (c == ' ' && (flat.empty() || flat.back() == ' ')) continue;
-      flat += c;
-    }
-    size_t start = 0;
-    while (start < flat.size()) {
-      size_t end = flat.find(". ", start);
-      end = end == std::string::npos ? flat.size() : end + 1;
-      std::string sentence = flat.substr(start, end - start);
-      while (!sentence.empty() && sentence.back() == ' ') sentence.pop_back();
-      if (!sentence.empty()) out.push_back(sentence);
-      start = end;
-      while (start < flat.size() && flat[start] == ' ') ++start;
-    }
-  };
-  add(schema->doc() ? schema->doc() : "");
-  for (const auto& in : schema->inputs()) add(in.GetDescription());
-  for (const auto& [name, attr] : schema->attributes()) add(attr.description);
-  for (const auto& tc : schema->typeConstraintParams()) add(tc.description);
-  return out;
-}
-
-// The spec sentence a finding is about: chosen by the reference's error code when the
-// reference rejects the program, else by what the step does (a default position, a split that
-// makes keepdims irrelevant); the operator's first sentence otherwise. Empty for an op the
-// schema registry does not know (a finding about the model as a whole).
+// The spec sentence a finding is about (spec_clauses.h): chosen by the reference's error code
+// when the reference rejects the program, else by what the step does (a default position, a
+// split that makes keepdims irrelevant); the operator's summary otherwise. The first candidate
+// clause that belongs to the operator wins. Empty for an op without clauses (a finding about
+// the model as a whole).
 std::string spec_sentence(const std::string& op, const std::string& code, const Step* step) {
-  static const std::map<std::string, std::vector<std::string>> kByCode = {
-      {"position_out_of_range", {"out of bounds"}},
-      {"position_not_scalar", {"must be a scalar"}},
-      {"position_type", {"integral tensor"}},
-      {"element_type_mismatch", {"same data type"}},
-      {"split_negative", {"positive numbers", ">= 0"}},
-      {"split_zero", {"positive numbers", ">= 0"}},
-      {"split_sum_mismatch", {"sum of entries"}},
-      {"split_empty", {"either a scalar"}},
-      {"split_rank", {"either a scalar"}},
-      {"split_type", {"integral tensor"}},
-      {"axis_out_of_range", {"Accepted range is", "Accepted range in"}},
-      {"input_rank", {"same shape"}},
-      {"shape_mismatch", {"same shape"}},
-      {"sequence_length_mismatch", {"same number of samples"}},
-      {"body_arity_mismatch", {"should match the one of the subgraph"}},
+  static const std::map<std::string, std::vector<std::string_view>> kByCode = {
+      {"position_out_of_range", {"position.out_of_bounds"}},
+      {"position_not_scalar", {"position.scalar"}},
+      {"position_type", {"position.integral", "SplitToSequence.split_integral"}},
+      {"element_type_mismatch", {"SequenceInsert.same_type", "SequenceConstruct.same_type"}},
+      {"split_negative", {"SplitToSequence.split_positive"}},
+      {"split_zero", {"SplitToSequence.split_positive"}},
+      {"split_sum_mismatch", {"SplitToSequence.split_sum"}},
+      {"split_empty", {"SplitToSequence.split_shape"}},
+      {"split_rank", {"SplitToSequence.split_shape"}},
+      {"split_type", {"SplitToSequence.split_integral"}},
+      {"axis_out_of_range", {"SplitToSequence.axis_range", "ConcatFromSequence.axis_range"}},
+      {"input_rank", {"ConcatFromSequence.same_shape"}},
+      {"shape_mismatch", {"ConcatFromSequence.same_shape"}},
+      {"sequence_length_mismatch", {"SequenceMap.same_samples"}},
+      {"body_arity_mismatch", {"SequenceMap.arity"}},
   };
-  const std::vector<std::string> sentences = spec_sentences(op);
-  if (sentences.empty()) return {};
-  std::vector<std::string> keys;
-  if (auto it = kByCode.find(code); it != kByCode.end()) keys = it->second;
+  std::vector<std::string_view> ids;
+  if (auto it = kByCode.find(code); it != kByCode.end()) ids = it->second;
   if (step && !step->position && (step->kind == StepKind::insert || step->kind == StepKind::erase))
-    keys.push_back("by default");
+    ids.insert(ids.end(), {"SequenceInsert.position_default", "SequenceErase.position_default"});
   if (step && step->kind == StepKind::split && step->split)
-    keys.push_back("this attribute is ignored");
-  if (step && step->kind == StepKind::concat && step->new_axis) keys.push_back("numpy.stack");
+    ids.push_back("SplitToSequence.keepdims_ignored");
+  if (step && step->kind == StepKind::concat && step->new_axis)
+    ids.push_back("ConcatFromSequence.new_axis_stack");
   if (step && step->position && step->position->element_count() == 1 &&
       (step->position->dtype() == DataType::int32 || step->position->dtype() == DataType::int64) &&
       step->position->int_at(0) < 0)
-    keys.push_back("counting positions from the back");
-  for (const std::string& key : keys)
-    for (const std::string& s : sentences)
-      if (s.find(key) != std::string::npos) return s;
-  return sentences.front();
+    ids.push_back("position.negative");
+  for (std::string_view id : ids) {
+    const SpecClause& clause = spec_clause(id);
+    if (spec_clause_covers(clause, op)) return std::string(clause.sentence);
+  }
+  const SpecClause* summary = find_spec_clause(op + ".summary");
+  return summary ? std::string(summary->sentence) : std::string();
 }
 
 std::string result_summary(const RunResult& r) {

@@ -241,8 +241,8 @@ namespace {
 using gens::uniform;
 
 // Most positions are valid for the length the chain has at that point (as far as the
-// generator can tell); the rest are out of range on purpose: "Accepted range in `[-n, n - 1]`
-// ... It is an error if any of the index values are out of bounds." ([-n, n] for insert).
+// generator can tell); the rest are out of range on purpose: clauses position.range ([-n, n]
+// for insert) and position.out_of_bounds.
 std::optional<Tensor> gen_position(size_t len, bool accept_n, bool may_be_absent, bool* valid) {
   if (may_be_absent && *rc::gen::weightedElement<bool>({{1, true}, {3, false}})) {
     *valid = accept_n || len > 0;
@@ -294,7 +294,7 @@ rc::Gen<Program> program_gen(int max_steps) {
       bool valid = true;
       switch (s.kind) {
         case StepKind::insert: {
-          // "'tensor' must have the same data type as 'input_sequence'": sometimes another type.
+          // Clause SequenceInsert.same_type: sometimes another type.
           const bool mismatch = *rc::gen::weightedElement<bool>({{1, true}, {12, false}});
           const DataType d = mismatch ? *gens::data_type() : p.elem;
           s.tensor = gen_element(d, elem_shape, same_shape && d == p.elem);
@@ -348,8 +348,7 @@ rc::Gen<Program> program_gen(int max_steps) {
           if (s.body == gens::BodyKind::add_tensor) {
             s.extra = Value(*gens::tensor_of(p.elem, {}));
           } else if (s.body == gens::BodyKind::add_sequence) {
-            // "Any other sequence inputs should have the same number of samples": sometimes one
-            // more.
+            // Clause SequenceMap.same_samples: sometimes one more.
             const size_t m =
                 len + (*rc::gen::weightedElement<bool>({{1, true}, {6, false}}) ? 1 : 0);
             std::vector<Tensor> v;

@@ -50,7 +50,7 @@ inline rc::Gen<MapCase> map_case_of(BodyKind kind, size_t max_length = 6) {
     const DataType elem = adds ? *add_data_type() : *data_type();
     const size_t n = *sequence_length(max_length);
     if (kind == BodyKind::add_sequence) {
-      // "Any other sequence inputs should have the same number of samples."
+      // Clause SequenceMap.same_samples.
       const auto shapes = *rc::gen::container<std::vector<Shape>>(n, shape(0, 3, 16));
       std::vector<Tensor> a, b;
       for (const Shape& s : shapes) {

@@ -39,7 +39,7 @@ inline rc::Gen<PositionInput> valid_position(size_t n, bool accept_n) {
 }
 
 // A position just outside the accepted range, a little further out, or at the int32 and int64
-// extremes: "It is an error if any of the index values are out of bounds."
+// extremes (clause position.out_of_bounds).
 inline rc::Gen<PositionInput> invalid_position(size_t n, bool accept_n) {
   const auto len = static_cast<int64_t>(n);
   const int64_t hi = accept_n ? len : len - 1;

@@ -58,8 +58,7 @@ inline rc::Gen<SplitInput> valid_split(int64_t d, bool allow_absent = true) {
       // Without split every chunk has length 1.
       in.expected_lengths.assign(static_cast<size_t>(d), 1);
     } else if (in.form == Form::scalar) {
-      // "equally sized chunks (if possible). Last chunk will be smaller if the 'input' size
-      //  along the given axis 'axis' is not divisible by 'split'."
+      // Clauses SplitToSequence.split_scalar and SplitToSequence.split_scalar_last.
       const int64_t s = *rc::gen::weightedOneOf<int64_t>(
           {{1, rc::gen::just<int64_t>(1)}, {3, uniform<int64_t>(1, std::max<int64_t>(d, 1) + 3)}});
       const int64_t chunks = (d + s - 1) / s;

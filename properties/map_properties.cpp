@@ -2,6 +2,7 @@
 // equivalence with its Loop expansion.
 #include "properties/prop_util.h"
 #include "properties/properties.h"
+#include "reference/spec_clauses.h"
 
 namespace seqconf::properties {
 
@@ -36,9 +37,7 @@ void classify_map_case(const MapCase& c) {
   RC_CLASSIFY(c.elem_type() == DataType::float16, "float16");
 }
 
-// "For each i-th element in the output, a sample will be extracted from the input sequence(s)
-//  at the i-th position and the sub-graph will be applied to it. The outputs will contain the
-//  outputs of the sub-graph for each sample, in the same order as in the input."
+// Clauses SequenceMap.per_sample and SequenceMap.order.
 std::vector<Sequence> expected_outputs(const MapCase& c) {
   const auto types = gens::body_output_types(c.kind, c.elem_type());
   std::vector<std::vector<Tensor>> columns(types.size());
@@ -103,7 +102,7 @@ void equals_loop_expansion(const OpSet& ops) {
   assert_same_outputs(expanded, direct, c.kind);
 }
 
-// "Any other sequence inputs should have the same number of samples."
+// Clause SequenceMap.same_samples.
 void length_mismatch_rejected(const OpSet& ops) {
   Context ctx;
   const Sequence s = *gens::sequence();
@@ -125,17 +124,11 @@ void length_mismatch_rejected(const OpSet& ops) {
 }  // namespace
 
 void add_map_properties(std::vector<PropertyDef>& out) {
-  out.push_back({"SequenceMap/IdentityIsIdentity",
-                 "The outputs will contain the outputs of the sub-graph for each sample, in the "
-                 "same order as in the input.",
-                 identity_is_identity});
-  out.push_back({"SequenceMap/EqualsBodyAppliedPerSample",
-                 "For each i-th element in the output, a sample will be extracted from the "
-                 "input sequence(s) at the i-th position and the sub-graph will be applied to "
-                 "it.",
+  out.push_back(
+      {"SequenceMap/IdentityIsIdentity", spec_text({"SequenceMap.order"}), identity_is_identity});
+  out.push_back({"SequenceMap/EqualsBodyAppliedPerSample", spec_text({"SequenceMap.per_sample"}),
                  equals_body_applied_per_sample});
-  out.push_back({"SequenceMap/LengthMismatchRejected",
-                 "Any other sequence inputs should have the same number of samples.",
+  out.push_back({"SequenceMap/LengthMismatchRejected", spec_text({"SequenceMap.same_samples"}),
                  length_mismatch_rejected});
   out.push_back({"SequenceMap/EqualsLoopExpansion",
                  "SequenceMap-17 has a context-dependent function body (a Loop over the "

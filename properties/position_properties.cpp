@@ -1,6 +1,7 @@
 // Properties of SequenceAt, SequenceErase and SequenceInsert: positions, defaults, lengths.
 #include "properties/prop_util.h"
 #include "properties/properties.h"
+#include "reference/spec_clauses.h"
 
 namespace seqconf::properties {
 
@@ -8,7 +9,7 @@ namespace {
 
 using gens::PositionInput;
 
-// "Negative value means counting positions from the back": p < 0 stands for p + n.
+// Clause position.negative: p < 0 stands for p + n.
 size_t from_back(int64_t p, size_t n) {
   return static_cast<size_t>(p < 0 ? p + static_cast<int64_t>(n) : p);
 }
@@ -65,7 +66,7 @@ void at_after_insert_returns_inserted(const OpSet& ops) {
   classify_length(n);
   classify_position(p.value, n);
   classify_tensor(t);
-  // SequenceInsert: "Output sequence that contains the inserted tensor at given position."
+  // Clause SequenceInsert.output_sequence.
   const Tensor got = ops.sequence_at(ops.sequence_insert(s, t, p.tensor, ctx), q.tensor, ctx);
   RC_LOG() << "SequenceAt gave " << format_tensor(got) << std::endl;
   RC_ASSERT(got.identical(t));
@@ -205,7 +206,7 @@ void length_laws(const OpSet& ops) {
   RC_ASSERT(chunks.size() == split.expected_lengths.size());
 }
 
-// "It is an error if any of the index values are out of bounds."
+// Clause position.out_of_bounds.
 void out_of_range_rejected(const OpSet& ops) {
   Context ctx;
   const Sequence s = *gens::sequence();
@@ -251,7 +252,7 @@ void out_of_range_rejected(const OpSet& ops) {
 }  // namespace
 
 void add_position_properties(std::vector<PropertyDef>& out) {
-  const std::string neg = "Negative value means counting positions from the back.";
+  const std::string neg = spec_text({"position.negative"});
   out.push_back({"SequenceInsert/InsertThenEraseIsIdentity",
                  "SequenceInsert: Accepted range for 'position' is in `[-n, n]`; SequenceErase "
                  "removes the tensor at 'position'.",
@@ -261,29 +262,21 @@ void add_position_properties(std::vector<PropertyDef>& out) {
                  "the last tensor.",
                  insert_default_then_erase_default_is_identity});
   out.push_back({"SequenceInsert/AtAfterInsertReturnsInserted",
-                 "Output sequence that contains the inserted tensor at given position.",
-                 at_after_insert_returns_inserted});
+                 spec_text({"SequenceInsert.output_sequence"}), at_after_insert_returns_inserted});
   out.push_back({"SequenceInsert/InsertKeepsTheOthersInOrder",
-                 "Outputs a tensor sequence that inserts 'tensor' into 'input_sequence' at "
-                 "'position'.",
-                 insert_keeps_the_others_in_order});
+                 spec_text({"SequenceInsert.summary"}), insert_keeps_the_others_in_order});
   out.push_back({"SequenceAt/NegativePositionCountsFromBack", neg, at_negative_position});
   out.push_back({"SequenceErase/NegativePositionCountsFromBack", neg, erase_negative_position});
   out.push_back({"SequenceInsert/NegativePositionCountsFromBack", neg, insert_negative_position});
   out.push_back({"SequenceErase/DefaultErasesTheLast",
-                 "'position' is optional, by default it erases the last tensor from "
-                 "'input_sequence'.",
-                 erase_default_is_last});
-  out.push_back({"SequenceInsert/DefaultInsertsAtN",
-                 "'position' is optional, by default it inserts 'tensor' to the back of "
-                 "'input_sequence'.",
+                 spec_text({"SequenceErase.position_default"}), erase_default_is_last});
+  out.push_back({"SequenceInsert/DefaultInsertsAtN", spec_text({"SequenceInsert.position_default"}),
                  insert_default_is_n});
   out.push_back({"Sequence/LengthLaws",
                  "Insert adds one tensor, Erase removes one, SplitToSequence gives one tensor "
                  "per chunk.",
                  length_laws});
-  out.push_back({"Position/OutOfRangeRejected",
-                 "It is an error if any of the index values are out of bounds.",
+  out.push_back({"Position/OutOfRangeRejected", spec_text({"position.out_of_bounds"}),
                  out_of_range_rejected});
 }
 

@@ -4,6 +4,7 @@
 
 #include "properties/prop_util.h"
 #include "properties/properties.h"
+#include "reference/spec_clauses.h"
 
 namespace seqconf::properties {
 
@@ -25,7 +26,7 @@ SplitCase split_case() {
   c.x = *gens::tensor(1, 4);
   c.axis = *gens::valid_axis(c.x.rank());
   const auto rank = static_cast<int64_t>(c.x.rank());
-  // axis: "A negative value means counting dimensions from the back."
+  // Clause SplitToSequence.axis_negative.
   c.a = static_cast<size_t>(c.axis < 0 ? c.axis + rank : c.axis);
   c.d = c.x.shape()[c.a];
   RC_CLASSIFY(c.axis < 0, "negative axis");
@@ -82,7 +83,7 @@ void chunks_are_slices_of_input(const OpSet& ops) {
   RC_LOG() << "got " << show(got) << std::endl;
   RC_ASSERT(got.elem_type() == c.x.dtype());
   RC_ASSERT(got.size() == split.expected_lengths.size());
-  // keepdims: "If input 'split' is specified, this attribute is ignored."
+  // Clause SplitToSequence.keepdims_ignored.
   const bool keep_axis = split.form != Form::absent || keepdims == 1;
   int64_t start = 0;
   for (size_t k = 0; k < got.size(); ++k) {
@@ -94,9 +95,7 @@ void chunks_are_slices_of_input(const OpSet& ops) {
   }
 }
 
-// "If 'split' is a scalar, then 'input' will be split into equally sized chunks(if possible).
-//  Last chunk will be smaller if the 'input' size along the given axis 'axis' is not divisible
-//  by 'split'."
+// Clauses SplitToSequence.split_scalar and SplitToSequence.split_scalar_last.
 void scalar_split_chunk_lengths(const OpSet& ops) {
   Context ctx;
   const SplitCase c = split_case();
@@ -127,7 +126,7 @@ void keepdims_ignored_when_split_given(const OpSet& ops) {
   const SplitCase c = split_case();
   const SplitInput split = *gens::valid_split(c.d, /*allow_absent=*/false);
   classify_split(split, c.d);
-  // keepdims: "If input 'split' is specified, this attribute is ignored."
+  // Clause SplitToSequence.keepdims_ignored.
   const Sequence keep = ops.split_to_sequence(c.x, split.split, c.axis, 1, ctx);
   const Sequence drop = ops.split_to_sequence(c.x, split.split, c.axis, 0, ctx);
   RC_LOG() << "keepdims=1 " << show(keep) << "\nkeepdims=0 " << show(drop) << std::endl;
@@ -137,8 +136,8 @@ void keepdims_ignored_when_split_given(const OpSet& ops) {
 void no_split_gives_unit_chunks(const OpSet& ops) {
   Context ctx;
   const SplitCase c = split_case();
-  // Without 'split' the chunks have length 1; keepdims: "Keep the split dimension or not.
-  // Default 1, which means we keep split dimension."
+  // Without 'split' the chunks have length 1; clauses SplitToSequence.keepdims and
+  // SplitToSequence.keepdims_default.
   const Sequence keep = ops.split_to_sequence(c.x, std::nullopt, c.axis, 1, ctx);
   const Sequence drop = ops.split_to_sequence(c.x, std::nullopt, c.axis, 0, ctx);
   RC_LOG() << "keepdims=1 " << show(keep) << "\nkeepdims=0 " << show(drop) << std::endl;
@@ -219,21 +218,18 @@ void stack_round_trip(const OpSet& ops) {
 
 void add_split_properties(std::vector<PropertyDef>& out) {
   out.push_back({"SplitToSequence/ChunksAreSlicesOfInput",
-                 "Split a tensor into a sequence of tensors, along the specified 'axis'. "
-                 "Lengths of the parts can be specified using argument 'split'.",
+                 spec_text({"SplitToSequence.summary", "SplitToSequence.split_lengths"}),
                  chunks_are_slices_of_input});
   out.push_back({"SplitToSequence/ScalarSplitChunkLengths",
-                 "If 'split' is a scalar, then 'input' will be split into equally sized "
-                 "chunks(if possible). Last chunk will be smaller if the 'input' size along the "
-                 "given axis 'axis' is not divisible by 'split'.",
+                 spec_text({"SplitToSequence.split_scalar", "SplitToSequence.split_scalar_last"}),
                  scalar_split_chunk_lengths});
   out.push_back({"SplitToSequence/KeepdimsIgnoredWhenSplitGiven",
-                 "keepdims: If input 'split' is specified, this attribute is ignored.",
+                 "keepdims: " + spec_text({"SplitToSequence.keepdims_ignored"}),
                  keepdims_ignored_when_split_given});
-  out.push_back({"SplitToSequence/NoSplitGivesUnitChunks",
-                 "keepdims: Keep the split dimension or not. Default 1, which means we keep "
-                 "split dimension.",
-                 no_split_gives_unit_chunks});
+  out.push_back(
+      {"SplitToSequence/NoSplitGivesUnitChunks",
+       "keepdims: " + spec_text({"SplitToSequence.keepdims", "SplitToSequence.keepdims_default"}),
+       no_split_gives_unit_chunks});
   out.push_back({"SplitToSequence/InvalidSplitRejected",
                  "'split' must contain only positive numbers ... the sum of entries in 'split' "
                  "must be equal to the dimension size of input tensor on 'axis'.",
@@ -243,8 +239,8 @@ void add_split_properties(std::vector<PropertyDef>& out) {
                  "(ConcatFromSequence: Concatenate a sequence of tensors into a single tensor).",
                  concat_round_trip});
   out.push_back({"SplitToSequence/StackRoundTrip",
-                 "keepdims=0 without split removes the axis; ConcatFromSequence: When "
-                 "'new_axis' is 1, the behavior is similar to numpy.stack.",
+                 "keepdims=0 without split removes the axis; ConcatFromSequence: " +
+                     spec_text({"ConcatFromSequence.new_axis_stack"}),
                  stack_round_trip});
 }
 

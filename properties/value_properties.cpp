@@ -1,6 +1,7 @@
 // Properties over values: element types kept for all 15 types, and the protobuf round trip.
 #include "properties/prop_util.h"
 #include "properties/properties.h"
+#include "reference/spec_clauses.h"
 
 namespace seqconf::properties {
 
@@ -17,7 +18,7 @@ void element_type_preserved(const OpSet& ops) {
   RC_CLASSIFY(n == 1, "erase empties the sequence");
   // SequenceAt: "Output tensor at the specified position in the input sequence."
   RC_ASSERT(ops.sequence_at(s, (*gens::valid_position(n, false)).tensor, ctx).dtype() == d);
-  // SequenceInsert: "'tensor' must have the same data type as 'input_sequence'."
+  // Clause SequenceInsert.same_type.
   RC_ASSERT(ops.sequence_insert(s, t, (*gens::valid_position(n, true)).tensor, ctx).elem_type() ==
             d);
   RC_ASSERT(ops.sequence_erase(s, (*gens::valid_position(n, false)).tensor, ctx).elem_type() == d);
@@ -87,8 +88,8 @@ void proto_round_trip(const OpSet& ops) {
 
 void add_value_properties(std::vector<PropertyDef>& out) {
   out.push_back({"Types/ElementTypePreserved",
-                 "SequenceAt, SequenceErase, SequenceInsert, SplitToSequence: all tensor types; "
-                 "'tensor' must have the same data type as 'input_sequence'.",
+                 "SequenceAt, SequenceErase, SequenceInsert, SplitToSequence: all tensor types; " +
+                     spec_text({"SequenceInsert.same_type"}),
                  element_type_preserved});
   out.push_back({"Proto/RoundTripBothEncodings",
                  "TensorProto, SequenceProto and OptionalProto carry every value of the 15 "

@@ -306,7 +306,7 @@ bool is_empty_sequence(const Value& v) {
 }
 
 // The model with the marked sequence inputs replaced by SequenceEmpty nodes of their declared
-// element type ("SequenceEmpty: Construct an empty tensor sequence, with given data type.").
+// element type (clause SequenceEmpty.summary).
 onnx::ModelProto with_empty_sequences(
     const onnx::ModelProto& model, const std::vector<std::pair<std::string, DataType> >& empties) {
   onnx::ModelProto m = model;

@@ -247,7 +247,7 @@ onnx::ModelProto lift_sequences(const onnx::ModelProto& model,
     ++k;
     const int32_t elem = seq_elem_type(in.type());
     if (n == 0) {
-      // "SequenceEmpty: Construct an empty tensor sequence, with given data type."
+      // Clause SequenceEmpty.summary.
       auto* node = add_node(nodes, "SequenceEmpty", {}, in.name());
       auto* a = node->add_attribute();
       a->set_name("dtype");
@@ -262,7 +262,7 @@ onnx::ModelProto lift_sequences(const onnx::ModelProto& model,
       v->set_name(parts.back());
       *v->mutable_type() = tensor_type(elem);
     }
-    // "SequenceConstruct: Construct a tensor sequence containing 'inputs' tensors."
+    // Clause SequenceConstruct.summary.
     add_node(nodes, "SequenceConstruct", parts, in.name());
   }
   for (const auto& n : g->node()) *nodes.Add() = n;
@@ -276,8 +276,7 @@ onnx::ModelProto lift_sequences(const onnx::ModelProto& model,
     }
     const int32_t elem = seq_elem_type(out.type());
     if (!output_lengths) {
-      // "SequenceLength: Produces a scalar(tensor of empty shape) containing the number of
-      // tensors in 'input_sequence'."
+      // Clause SequenceLength.summary.
       const std::string len = lifted_name(out.name(), "length", 0);
       add_node(nodes, "SequenceLength", {out.name()}, len);
       auto* v = outputs.Add();
@@ -294,7 +293,7 @@ onnx::ModelProto lift_sequences(const onnx::ModelProto& model,
         a->mutable_t()->set_data_type(onnx::TensorProto::INT64);
         a->mutable_t()->add_int64_data(static_cast<int64_t>(i));
         const std::string item = lifted_name(out.name(), "at", i);
-        // "SequenceAt: Outputs a tensor copy from the tensor at 'position' in 'input_sequence'."
+        // Clause SequenceAt.summary.
         add_node(nodes, "SequenceAt", {out.name(), pos}, item);
         auto* v = outputs.Add();
         v->set_name(item);

@@ -12,6 +12,7 @@
 #include "harness/compare.h"
 #include "harness/runner.h"
 #include "reference/proto.h"
+#include "reference/spec_clauses.h"
 #include "runtimes/reference_runtime.h"
 #include "runtimes/registry.h"
 #include "tests/interpreter_model_util.h"
@@ -176,8 +177,7 @@ class FakeRuntime : public Runtime {
   }
 };
 
-// A SequenceAt case with position 3 on a sequence of length 1: "It is an error if any of the
-// index values are out of bounds."
+// A SequenceAt case with position 3 on a sequence of length 1 (clause position.out_of_bounds).
 fs::path write_must_reject(const fs::path& root, const std::string& code) {
   const fs::path dir = root / "SequenceAt" / "position_3";
   write_case(dir,
@@ -188,7 +188,8 @@ fs::path write_must_reject(const fs::path& root, const std::string& code) {
   write(dir / "case.json", R"({"id": "SequenceAt/position=3", "op": "SequenceAt", "opset": 11,
     "dtype": "float", "expectation": {"kind": "error", "code": ")" +
                                code + R"("},
-    "tolerance": {"rtol": 0.01, "atol": 0.5}, "spec": "It is an error if any of the index values are out of bounds.",
+    "tolerance": {"rtol": 0.01, "atol": 0.5}, "spec": ")" +
+                               std::string(spec_clause("position.out_of_bounds").sentence) + R"(",
     "clarity": "normative", "params": {"position": "3"}})");
   return dir;
 }
@@ -208,6 +209,7 @@ TEST(MustReject, CorpusCaseJsonIsRead) {
   EXPECT_EQ(*c.expected_error, "position_out_of_range");
   EXPECT_DOUBLE_EQ(c.tolerance.rtol, 0.01);
   EXPECT_DOUBLE_EQ(c.tolerance.atol, 0.5);
+  EXPECT_EQ(c.spec, spec_clause("position.out_of_bounds").sentence);
   EXPECT_EQ(c.clarity, "normative");
   EXPECT_EQ(c.params.at("position"), "3");
   EXPECT_TRUE(c.load_error.empty()) << c.load_error;

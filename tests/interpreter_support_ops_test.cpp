@@ -14,8 +14,8 @@ const auto F = DataType::float32;
 
 Sequence two_2x2() { return Sequence(F, {iota_f32({2, 2}), f32({2, 2}, {4, 5, 6, 7})}); }
 
-// ConcatFromSequence-11: "All input tensors must have the same shape, except for the
-// dimension size of the axis to concatenate on." new_axis=0 is numpy.concatenate.
+// ConcatFromSequence-11, clause ConcatFromSequence.same_shape; new_axis=0 is
+// numpy.concatenate.
 TEST(ConcatFromSequence, ConcatenatesAlongAnExistingAxis) {
   EXPECT_TRUE(ConcatFromSequence(two_2x2(), 0).identical(iota_f32({4, 2})));
   EXPECT_TRUE(ConcatFromSequence(two_2x2(), 1).identical(f32({2, 4}, {0, 1, 4, 5, 2, 3, 6, 7})));
@@ -29,7 +29,7 @@ TEST(ConcatFromSequence, AxisLengthsMayDiffer) {
   EXPECT_TRUE(ConcatFromSequence(s, 0).identical(iota_f32({3, 2})));
 }
 
-// "When 'new_axis' is 1, the behavior is similar to numpy.stack." Range [-r-1, r].
+// Clause ConcatFromSequence.new_axis_stack. Range [-r-1, r].
 TEST(ConcatFromSequence, NewAxisStacks) {
   EXPECT_TRUE(ConcatFromSequence(two_2x2(), 0, 1).identical(iota_f32({2, 2, 2})));
   EXPECT_TRUE(ConcatFromSequence(two_2x2(), -3, 1).identical(iota_f32({2, 2, 2})));

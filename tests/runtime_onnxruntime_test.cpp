@@ -56,7 +56,7 @@ TEST(OrtRuntime, StringSequenceRoundTrip) {
   ASSERT_TRUE(pm) << error.message;
   const Tensor a = Tensor::from_strings({2}, {"alpha", ""});
   const Tensor b = Tensor::from_strings({3}, {"x", "\xc3\xa9t\xc3\xa9", "zz"});
-  // SequenceAt: "Outputs a tensor copy from the tensor at 'position' in 'input_sequence'."
+  // Clause SequenceAt.summary.
   const RunResult r = pm->run({Sequence(DataType::string, {a, b}), i64(-1)});
   ASSERT_TRUE(r.ok) << r.error.message;
   ASSERT_EQ(r.outputs.size(), 1u);

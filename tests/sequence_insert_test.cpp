@@ -72,7 +72,7 @@ TYPED_TEST(SequenceInsertTyped, OutOfRangeOnBothSides) {
                [&] { ops::SequenceInsert(seq, make_tensor(d, {1}), i64(-3), ctx); });
 }
 
-// "'tensor' must have the same data type as 'input_sequence'."
+// Clause SequenceInsert.same_type.
 TYPED_TEST(SequenceInsertTyped, ElementTypeMustMatch) {
   const DataType d = TypeParam::value;
   const DataType other = d == DataType::string ? DataType::float32 : DataType::string;

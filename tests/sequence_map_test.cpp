@@ -15,8 +15,7 @@ template <class Tag>
 class SequenceMapTyped : public ::testing::Test {};
 TYPED_TEST_SUITE(SequenceMapTyped, AllTypes, TypeTagName);
 
-// "For each i-th element in the output, a sample will be extracted from the input sequence(s)
-// at the i-th position and the sub-graph will be applied to it."
+// Clause SequenceMap.per_sample.
 TYPED_TEST(SequenceMapTyped, IdentityKeepsEverySampleInOrder) {
   constexpr DataType D = TypeParam::value;
   const Sequence seq = make_sequence(D, 3);
@@ -71,7 +70,7 @@ TEST(SequenceMap, BodyChangingTheType) {
   EXPECT_TRUE(out[0].at(2).identical(i64_vec({})));
 }
 
-// "Any other sequence inputs should have the same number of samples."
+// Clause SequenceMap.same_samples.
 TEST(SequenceMap, SequenceLengthMismatch) {
   Context ctx;
   const auto msg = expect_error(ErrorCode::sequence_length_mismatch, [&] {
@@ -83,7 +82,7 @@ TEST(SequenceMap, SequenceLengthMismatch) {
   EXPECT_NE(msg.find("2"), std::string::npos);
 }
 
-// "The number of inputs and outputs, should match the one of the subgraph."
+// Clause SequenceMap.arity.
 TEST(SequenceMap, BodyArity) {
   Context ctx;
   const Sequence seq = make_sequence(DataType::float32, 2);

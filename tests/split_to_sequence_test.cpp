@@ -43,8 +43,7 @@ TEST(SplitToSequence, NegativeAxisCountsFromTheBack) {
   expect_parts(split(kX, std::nullopt, -2, 1, ctx), split(kX, std::nullopt, 0, 1, ctx).tensors());
 }
 
-// "Last chunk will be smaller if the 'input' size along the given axis 'axis' is not divisible
-// by 'split'."
+// Clause SplitToSequence.split_scalar_last.
 TEST(SplitToSequence, ScalarSplitUnevenLastChunk) {
   Context ctx;
   expect_parts(split(kX, i64(3), 0, 1, ctx),
@@ -74,7 +73,7 @@ TEST(SplitToSequence, OneDimensionalSplit) {
   expect_parts(split(kX, i64_vec({4}), 0, 1, ctx), {kX});
 }
 
-// keepdims: "If input 'split' is specified, this attribute is ignored."
+// Clause SplitToSequence.keepdims_ignored.
 TEST(SplitToSequence, KeepdimsIgnoredWithSplit) {
   Context ctx;
   expect_parts(split(kX, i64(1), 0, 0, ctx), split(kX, std::nullopt, 0, 1, ctx).tensors());

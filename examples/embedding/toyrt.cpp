@@ -37,9 +37,8 @@ int64_t read_integer_scalar(const seqconf::Tensor& t, const char* what) {
                            std::string(what) + " must be int32 or int64, got " + t.describe())};
 }
 
-// SequenceAt-11: "Outputs a tensor copy from the tensor at 'position' in 'input_sequence'.
-// Accepted range for 'position' is in [-n, n - 1], where n is the number of tensors in
-// 'input_sequence'. Negative value means counting positions from the back."
+// SequenceAt-11: clauses SequenceAt.summary, position.range and position.negative
+// (reference/spec_clauses.h).
 Value sequence_at(const std::vector<const Value*>& in) {
   if (in.size() != 2 || !in[0] || !in[1] || !in[0]->is_sequence() || !in[1]->is_tensor())
     throw Failure{make_error(RunError::Kind::invalid_input,
@@ -54,8 +53,7 @@ Value sequence_at(const std::vector<const Value*>& in) {
   return seq.at(static_cast<size_t>(position < 0 ? position + n : position));
 }
 
-// SequenceLength-11: "Produces a scalar(tensor of empty shape) containing the number of
-// tensors in 'input_sequence'."
+// SequenceLength-11 (clause SequenceLength.summary).
 Value sequence_length(const std::vector<const Value*>& in) {
   if (in.size() != 1 || !in[0] || !in[0]->is_sequence())
     throw Failure{make_error(RunError::Kind::invalid_input, "SequenceLength takes a sequence")};

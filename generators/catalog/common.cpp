@@ -4,6 +4,12 @@
 
 namespace seqconf::catalog::detail {
 
+std::string spec_quote(std::string_view id) {
+  std::string_view s = spec_clause(id).sentence;
+  if (!s.empty() && s.back() == '.') s.remove_suffix(1);
+  return "\"" + std::string(s) + "\"";
+}
+
 std::vector<PositionClass> position_classes(int64_t n, bool accept_n) {
   const std::vector<std::pair<std::string, int64_t>> all = {
       {"0", 0},   {"1", 1}, {"-1", -1},       {"mid", n / 2}, {"n-1", n - 1},

@@ -5,20 +5,20 @@
 #include <vector>
 
 #include "generators/catalog/catalog.h"
+#include "reference/spec_clauses.h"
 
 namespace seqconf::catalog::detail {
 
-// Spec sentences shared by SequenceAt, SequenceErase and SequenceInsert (position input).
-inline constexpr const char* kPositionNegative =
-    "Negative value means counting positions from the back.";
-inline constexpr const char* kPositionOutOfBounds =
-    "It is an error if any of the index values are out of bounds.";
-inline constexpr const char* kPositionScalar = "It must be a scalar(tensor of empty shape).";
-inline constexpr const char* kPositionIntegral =
-    "Constrain position to integral tensor. It must be a scalar(tensor of empty shape).";
+// Spec passages shared by SequenceAt, SequenceErase and SequenceInsert (position input).
+inline const std::string kPositionNegative = spec_text({"position.negative"});
+inline const std::string kPositionOutOfBounds = spec_text({"position.out_of_bounds"});
+inline const std::string kPositionScalar = spec_text({"position.scalar"});
+inline const std::string kPositionIntegral = spec_text({"position.integral", "position.scalar"});
 
-// The index a valid position names in a sequence of length n ("Negative value means counting
-// positions from the back").
+// A clause's sentence in double quotes, without its final period (for notes that quote it).
+std::string spec_quote(std::string_view id);
+
+// The index a valid position names in a sequence of length n (clause position.negative).
 inline size_t position_index(int64_t position, size_t n) {
   return static_cast<size_t>(position < 0 ? position + static_cast<int64_t>(n) : position);
 }

@@ -9,11 +9,8 @@ using namespace detail;
 namespace {
 
 const char* const kOp = "SequenceAt";
-const char* const kCopy =
-    "Outputs a tensor copy from the tensor at 'position' in 'input_sequence'.";
-const char* const kRange =
-    "Accepted range for 'position' is in `[-n, n - 1]`, where `n` is the number of tensors in "
-    "'input_sequence'.";
+const std::string kCopy = spec_text({"SequenceAt.summary"});
+const std::string kRange = spec_text({"position.range"});
 
 CatalogCase at_case(DataType dtype, const std::vector<KeyTensor>& elements, const Tensor& position,
                     const std::string& position_label, const std::string& pshape) {

@@ -9,13 +9,9 @@ using namespace detail;
 namespace {
 
 const char* const kOp = "SequenceErase";
-const char* const kRemoves =
-    "Outputs a tensor sequence that removes the tensor at 'position' from 'input_sequence'.";
-const char* const kRange =
-    "Accepted range for 'position' is in `[-n, n - 1]`, where `n` is the number of tensors in "
-    "'input_sequence'.";
-const char* const kDefault =
-    "'position' is optional, by default it erases the last tensor from 'input_sequence'.";
+const std::string kRemoves = spec_text({"SequenceErase.summary"});
+const std::string kRange = spec_text({"position.range"});
+const std::string kDefault = spec_text({"SequenceErase.position_default"});
 
 // position absent when `position` is null.
 CatalogCase erase_case(DataType dtype, const std::vector<KeyTensor>& elements,

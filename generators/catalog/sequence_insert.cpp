@@ -10,14 +10,10 @@ using namespace detail;
 namespace {
 
 const char* const kOp = "SequenceInsert";
-const char* const kInserts =
-    "Outputs a tensor sequence that inserts 'tensor' into 'input_sequence' at 'position'.";
-const char* const kRange =
-    "Accepted range for 'position' is in `[-n, n]`, where `n` is the number of tensors in "
-    "'input_sequence'.";
-const char* const kDefault =
-    "'position' is optional, by default it inserts 'tensor' to the back of 'input_sequence'.";
-const char* const kSameType = "'tensor' must have the same data type as 'input_sequence'.";
+const std::string kInserts = spec_text({"SequenceInsert.summary"});
+const std::string kRange = spec_text({"SequenceInsert.position_range"});
+const std::string kDefault = spec_text({"SequenceInsert.position_default"});
+const std::string kSameType = spec_text({"SequenceInsert.same_type"});
 
 // The inserted tensor: rank 2, keys distinct from every sequence element's.
 KeyTensor inserted_tensor() { return key_tensor({2, 2}, 101); }

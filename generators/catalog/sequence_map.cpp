@@ -13,21 +13,12 @@ using namespace detail;
 namespace {
 
 const char* const kOp = "SequenceMap";
-const char* const kApplied =
-    "For each i-th element in the output, a sample will be extracted from the input sequence(s) "
-    "at the i-th position and the sub-graph will be applied to it.";
-const char* const kLength =
-    "The length of the first input sequence will determine the number of samples in the "
-    "outputs.";
-const char* const kSameSamples =
-    "Any other sequence inputs should have the same number of samples.";
-const char* const kTensors =
-    "Inputs can be either tensors or sequences, with the exception of the first input which "
-    "must be a sequence.";
-const char* const kOrder =
-    "The outputs will contain the outputs of the sub-graph for each sample, in the same order as "
-    "in the input.";
-const char* const kBody = "The graph to be run for each sample in the sequence(s).";
+const std::string kApplied = spec_text({"SequenceMap.per_sample"});
+const std::string kLength = spec_text({"SequenceMap.sample_count"});
+const std::string kSameSamples = spec_text({"SequenceMap.same_samples"});
+const std::string kTensors = spec_text({"SequenceMap.inputs"});
+const std::string kOrder = spec_text({"SequenceMap.order"});
+const std::string kBody = spec_text({"SequenceMap.body"});
 
 enum class Body {
   identity,

@@ -14,26 +14,19 @@ using namespace detail;
 namespace {
 
 const char* const kOp = "SplitToSequence";
-const char* const kKeepdims =
-    "Keep the split dimension or not. Default 1, which means we keep split dimension. If input "
-    "'split' is specified, this attribute is ignored.";
-const char* const kScalar =
-    "If 'split' is a scalar, then 'input' will be split into equally sized chunks(if possible). "
-    "Last chunk will be smaller if the 'input' size along the given axis 'axis' is not divisible "
-    "by 'split'.";
-const char* const kIgnored = "If input 'split' is specified, this attribute is ignored.";
-const char* const kList =
-    "Otherwise, the tensor is split into 'size(split)' chunks, with lengths of the parts on "
-    "'axis' specified in 'split'.";
-const char* const kSum =
-    "In this scenario, the sum of entries in 'split' must be equal to the dimension size of "
-    "input tensor on 'axis'.";
-const char* const kAxis =
-    "A negative value means counting dimensions from the back. Accepted range is [-rank, "
-    "rank-1].";
-const char* const kPositive = "'split' must contain only positive numbers.";
-const char* const kShape = "'split' is either a scalar (tensor of empty shape), or a 1-D tensor.";
-const char* const kIntegral = "Constrain split size to integral tensor.";
+const std::string kKeepdims =
+    spec_text({"SplitToSequence.keepdims", "SplitToSequence.keepdims_default",
+               "SplitToSequence.keepdims_ignored"});
+const std::string kScalar =
+    spec_text({"SplitToSequence.split_scalar", "SplitToSequence.split_scalar_last"});
+const std::string kIgnored = spec_text({"SplitToSequence.keepdims_ignored"});
+const std::string kList = spec_text({"SplitToSequence.split_list"});
+const std::string kSum = spec_text({"SplitToSequence.split_sum"});
+const std::string kAxis =
+    spec_text({"SplitToSequence.axis_negative", "SplitToSequence.axis_range"});
+const std::string kPositive = spec_text({"SplitToSequence.split_positive"});
+const std::string kShape = spec_text({"SplitToSequence.split_shape"});
+const std::string kIntegral = spec_text({"SplitToSequence.split_integral"});
 
 enum class SplitKind { absent, scalar, list, rank2 };
 
@@ -44,25 +37,26 @@ struct Config {
   SplitKind kind = SplitKind::absent;
   std::vector<int64_t> split;
   DataType stype = DataType::int64;
-  const char* spec = nullptr;
+  std::string spec;
   std::optional<ErrorCode> error;
   // Ambiguous cases state the strict policy's expectation (error code, or none = outputs).
   bool ambiguous = false;
   std::optional<ErrorCode> strict_error;
-  const char* ambiguity = nullptr;
+  std::string ambiguity;
 };
 
-const char* const kZeroEntries =
-    "zero entries in a 1-D split: the summary says \"'split' must contain only positive "
-    "numbers\", the input description says \"All values must be >= 0\", and ONNX's own "
-    "test_sequence_model8 splits an empty axis with [0, 0, 0]. Lenient policy (the "
-    "expectation): each zero entry gives an empty chunk. Strict policy: split_zero.";
+const std::string kZeroEntries =
+    "zero entries in a 1-D split: the summary says " +
+    spec_quote("SplitToSequence.split_positive") + ", the input description says " +
+    spec_quote("SplitToSequence.split_nonnegative") +
+    ", and ONNX's own test_sequence_model8 splits an empty axis with [0, 0, 0]. Lenient policy "
+    "(the expectation): each zero entry gives an empty chunk. Strict policy: split_zero.";
 const char* const kScalarZero =
     "scalar split 0: \"positive numbers\" versus \">= 0\"; a chunk length of 0 cannot cover the "
     "axis, so both policies reject it (split_zero).";
 
 Config make(Shape shape, std::optional<int64_t> axis, std::optional<int64_t> keepdims,
-            SplitKind kind, std::vector<int64_t> split, DataType stype, const char* spec) {
+            SplitKind kind, std::vector<int64_t> split, DataType stype, const std::string& spec) {
   Config k;
   k.shape = std::move(shape);
   k.axis = axis;
@@ -79,7 +73,7 @@ Config rejected(Config k, ErrorCode code) {
   return k;
 }
 
-Config ambiguous(Config k, std::optional<ErrorCode> strict_error, const char* note) {
+Config ambiguous(Config k, std::optional<ErrorCode> strict_error, const std::string& note) {
   k.ambiguous = true;
   k.strict_error = strict_error;
   k.ambiguity = note;
@@ -210,7 +204,7 @@ CatalogCase split_case(DataType dtype, const Config& k) {
   c.error = k.error;
   c.ambiguous = k.ambiguous;
   c.strict_error = k.strict_error;
-  if (k.ambiguity) c.ambiguity = k.ambiguity;
+  if (!k.ambiguity.empty()) c.ambiguity = k.ambiguity;
 
   const KeyTensor input = key_tensor(k.shape, 1);
   c.inputs = {{"input", materialize(dtype, input)}};

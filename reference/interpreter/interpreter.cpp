@@ -580,7 +580,7 @@ std::vector<Value> run_if(const KernelCall& c) {
 std::vector<Value> run_sequence_map(const KernelCall& c) {
   const GraphProgram& body = subgraph(c, "body");
   const auto& bg = body.graph();
-  // "The number of inputs and outputs, should match the one of the subgraph."
+  // Clause SequenceMap.arity.
   if (bg.output_size() != c.node.output_size())
     throw Error(ErrorCode::body_arity_mismatch,
                 c.label() + ": the node has " + std::to_string(c.node.output_size()) +

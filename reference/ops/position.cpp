@@ -2,10 +2,11 @@
 #include <string>
 
 #include "reference/ops/ops.h"
+#include "reference/spec_clauses.h"
 
 namespace seqconf::ops {
 
-// SPEC (all three): "It must be a scalar(tensor of empty shape)."
+// SPEC (all three), clause position.scalar: "It must be a scalar(tensor of empty shape)."
 // ONNX's own fixture test_sequence_insert_at_front passes a position of shape [1], and ONNX
 // Runtime reads its one element. Lenient policy accepts a one-element 1-D position and
 // records the ambiguity; strict policy rejects it as position_not_scalar.
@@ -20,7 +21,7 @@ static int64_t read_position(const char* op, const Tensor& position, Context& ct
       throw Error(ErrorCode::position_not_scalar,
                   std::string(op) + ": position must be a scalar (tensor of empty shape), got " +
                       position.describe());
-    ctx.note({"position_shape_1", op, "It must be a scalar(tensor of empty shape).",
+    ctx.note({"position_shape_1", op, std::string(spec_clause("position.scalar").sentence),
               "position of shape [1] accepted as the scalar it holds (lenient policy)"});
   }
   return position.int_at(0);
@@ -30,9 +31,8 @@ size_t normalize_position(const char* op, const Tensor& position, size_t n, bool
                           Context& ctx) {
   const int64_t p = read_position(op, position, ctx);
   const auto len = static_cast<int64_t>(n);
-  // SPEC: "Accepted range for 'position' is in `[-n, n - 1]`" (SequenceInsert: `[-n, n]`).
-  // "Negative value means counting positions from the back."
-  // "It is an error if any of the index values are out of bounds."
+  // SPEC: clauses position.range (SequenceInsert.position_range: `[-n, n]`),
+  // position.negative and position.out_of_bounds.
   const int64_t hi = accept_n ? len : len - 1;
   if (p < -len || p > hi)
     throw Error(ErrorCode::position_out_of_range,

@@ -14,8 +14,8 @@ Sequence SequenceErase(const Sequence& input_sequence, const std::optional<Tenso
   if (position) {
     i = normalize_position("SequenceErase", *position, n, /*accept_n=*/false, ctx);
   } else {
-    // "by default it erases the last tensor": the last of none does not exist, and
-    // [-0, -1] holds no position.
+    // Clause SequenceErase.position_default: the last of none does not exist, and [-0, -1]
+    // holds no position.
     if (n == 0)
       throw Error(ErrorCode::position_out_of_range,
                   "SequenceErase: the sequence is empty, so the default position (the last "

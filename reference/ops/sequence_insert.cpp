@@ -12,13 +12,13 @@ namespace seqconf::ops {
 
 Sequence SequenceInsert(const Sequence& input_sequence, const Tensor& tensor,
                         const std::optional<Tensor>& position, Context& ctx) {
-  // "'tensor' must have the same data type as 'input_sequence'."
+  // Clause SequenceInsert.same_type.
   if (tensor.dtype() != input_sequence.elem_type())
     throw Error(ErrorCode::element_type_mismatch, "SequenceInsert: tensor is " + tensor.describe() +
                                                       " but input_sequence is " +
                                                       input_sequence.describe());
   const size_t n = input_sequence.size();
-  // "by default it inserts 'tensor' to the back": position n.
+  // Clause SequenceInsert.position_default: position n.
   const size_t i =
       position ? normalize_position("SequenceInsert", *position, n, /*accept_n=*/true, ctx) : n;
   return input_sequence.inserted(i, tensor);

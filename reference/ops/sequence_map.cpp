@@ -17,15 +17,14 @@ namespace seqconf::ops {
 std::vector<Sequence> SequenceMap(const Sequence& input_sequence,
                                   const std::vector<Value>& additional_inputs,
                                   const SequenceMapBody& body, Context& /*ctx*/) {
-  // "The number of inputs and outputs, should match the one of the subgraph."
+  // Clause SequenceMap.arity.
   if (body.num_inputs != 1 + additional_inputs.size())
     throw Error(ErrorCode::body_arity_mismatch,
                 "SequenceMap: the node has " + std::to_string(1 + additional_inputs.size()) +
                     " inputs but the body has " + std::to_string(body.num_inputs));
   if (body.output_elem_types.empty())
     throw Error(ErrorCode::body_arity_mismatch, "SequenceMap: the body has no outputs");
-  // "The length of the first input sequence will determine the number of samples in the
-  //  outputs. Any other sequence inputs should have the same number of samples."
+  // Clauses SequenceMap.sample_count and SequenceMap.same_samples.
   const size_t samples = input_sequence.size();
   for (size_t k = 0; k < additional_inputs.size(); ++k) {
     const Value& in = additional_inputs[k];

@@ -6,12 +6,14 @@
 #include <string>
 
 #include "reference/ops/ops.h"
+#include "reference/spec_clauses.h"
 
 namespace seqconf::ops {
 
 namespace {
 
-const char* const kPositive = "'split' must contain only positive numbers.";
+// Clause SplitToSequence.split_positive, cited by the errors and the note on zero entries.
+const std::string kPositive(spec_clause("SplitToSequence.split_positive").sentence);
 
 std::string values_to_string(const std::vector<int64_t>& v) {
   std::string s = "[";

@@ -52,8 +52,7 @@ std::vector<int64_t> read_ints(const Tensor& t, const char* what) {
   return v;
 }
 
-// SequenceConstruct-11: "Construct a tensor sequence containing 'inputs' tensors.
-//  All tensors in 'inputs' must have the same data type."
+// SequenceConstruct-11: clauses SequenceConstruct.summary and SequenceConstruct.same_type.
 Sequence SequenceConstruct(const std::vector<Tensor>& inputs) {
   if (inputs.empty())
     throw Error(ErrorCode::missing_input, "SequenceConstruct: needs at least one input tensor");
@@ -73,15 +72,13 @@ Sequence SequenceEmpty(DataType dtype) {
   return Sequence(dtype);
 }
 
-// SequenceLength-11: "Produces a scalar(tensor of empty shape) containing the number of
-//  tensors in 'input_sequence'."
+// SequenceLength-11 (clause SequenceLength.summary).
 Tensor SequenceLength(const Sequence& s) {
   return Tensor::from_values<DataType::int64>({}, {static_cast<int64_t>(s.size())});
 }
 
-// ConcatFromSequence-11: "All input tensors must have the same shape, except for the dimension
-//  size of the axis to concatenate on." "Accepted range in `[-r, r - 1]` ... When `new_axis`
-//  is 1, accepted range is `[-r - 1, r]`."
+// ConcatFromSequence-11: clauses ConcatFromSequence.same_shape and
+// ConcatFromSequence.axis_range; "When `new_axis` is 1, accepted range is `[-r - 1, r]`."
 Tensor ConcatFromSequence(const Sequence& s, int64_t axis, int64_t new_axis) {
   if (new_axis != 0 && new_axis != 1)
     throw Error(ErrorCode::invalid_argument,
@@ -110,8 +107,8 @@ Tensor ConcatFromSequence(const Sequence& s, int64_t axis, int64_t new_axis) {
     if (sh.size() != first.shape().size())
       throw Error(ErrorCode::shape_mismatch,
                   "ConcatFromSequence: tensor " + std::to_string(i) + " has shape " +
-                      shape_to_string(sh) + " but tensor 0 has " +
-                      shape_to_string(first.shape()) + " (ranks differ)");
+                      shape_to_string(sh) + " but tensor 0 has " + shape_to_string(first.shape()) +
+                      " (ranks differ)");
     if (new_axis) sh.insert(sh.begin() + static_cast<std::ptrdiff_t>(a), 1);
     shapes.push_back(std::move(sh));
   }

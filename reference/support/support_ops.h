@@ -31,7 +31,7 @@
 
 namespace seqconf::support {
 
-// SequenceConstruct-11: "All tensors in 'inputs' must have the same data type."
+// SequenceConstruct-11 (clause SequenceConstruct.same_type).
 Sequence SequenceConstruct(const std::vector<Tensor>& inputs);
 // SequenceEmpty-11: "The default type is 'float'."
 Sequence SequenceEmpty(DataType dtype = DataType::float32);

@@ -4,6 +4,7 @@
 //   report_samples OUT_DIR
 #include <iostream>
 
+#include "reference/spec_clauses.h"
 #include "reports/html_report.h"
 #include "reports/json_report.h"
 #include "reports/junit_report.h"
@@ -46,7 +47,7 @@ int main(int argc, char** argv) {
   write_all(dir, "expectations",
             make_report(with_ex, outcomes, &ex,
                         {{"corpus.SequenceAt.float.pos_neg",
-                          "Negative value means counting positions from the back."}}));
+                          std::string(spec_clause("position.negative").sentence)}}));
 
   std::vector<Outcome> a, b;
   for (size_t k = 0; k < outcomes.size(); ++k) (k % 2 ? b : a).push_back(outcomes[k]);
