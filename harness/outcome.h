@@ -22,7 +22,7 @@ std::string_view status_name(Status s);
 
 // A static check's disagreement with a case: onnx::checker rejecting the model, or ONNX shape
 // inference inferring an output type/shape that the expected output contradicts.
-struct Finding {
+struct StaticFinding {
   std::string check;    // "checker" | "shape_inference"
   std::string message;  // names the output and both types/shapes
 };
@@ -41,8 +41,8 @@ struct Outcome {
   std::string expected;  // short summary of the expectation
   std::string actual;    // short summary of what the runtime gave
   double duration_ms = 0;
-  std::vector<Ambiguity> ambiguities;  // spec ambiguities the case passed through
-  std::vector<Finding> findings;       // static checks (independent of the runtime)
+  std::vector<Ambiguity> ambiguities;   // spec ambiguities the case passed through
+  std::vector<StaticFinding> findings;  // static checks (independent of the runtime)
 };
 
 }  // namespace seqconf

@@ -76,9 +76,10 @@ std::string contradiction(const onnx::TypeProto& t, const Value& v) {
 
 }  // namespace
 
-std::vector<Finding> static_findings(const onnx::ModelProto& model,
-                                     const std::vector<Value>& expected_outputs, bool must_reject) {
-  std::vector<Finding> out;
+std::vector<StaticFinding> static_findings(const onnx::ModelProto& model,
+                                           const std::vector<Value>& expected_outputs,
+                                           bool must_reject) {
+  std::vector<StaticFinding> out;
   try {
     onnx::checker::check_model(model);
   } catch (const std::exception& e) {

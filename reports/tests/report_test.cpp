@@ -220,11 +220,11 @@ TEST(Report, MatrixAndFindings) {
   EXPECT_EQ(at.at({"model", "-"})->worst(), Status::pass);
 
   ASSERT_EQ(r.findings.size(), 2u);  // sorted by kind: "ambiguity" < "shape_inference"
-  const Finding& si = r.findings[1];
+  const AggregatedFinding& si = r.findings[1];
   EXPECT_EQ(si.kind, "shape_inference");
   EXPECT_EQ(si.op, "model");
   EXPECT_EQ(si.case_ids, std::vector<std::string>{"onnx-backend.simple.test_sequence_model1"});
-  const Finding& f = r.findings[0];
+  const AggregatedFinding& f = r.findings[0];
   EXPECT_EQ(f.id, "position_shape_1");
   EXPECT_EQ(f.op, "SequenceInsert");
   EXPECT_EQ(f.details, std::vector<std::string>{"accepted position of shape [1]"});
@@ -438,8 +438,7 @@ namespace {
 
 // Every committed expectations file loads, names its runtime, and gives each entry a reason.
 TEST(Expectations, CommittedFilesLoad) {
-  const std::filesystem::path dir =
-      std::filesystem::path(SEQCONF_SOURCE_DIR) / "expectations";
+  const std::filesystem::path dir = std::filesystem::path(SEQCONF_SOURCE_DIR) / "expectations";
   size_t files = 0;
   for (const auto& e : std::filesystem::directory_iterator(dir)) {
     if (e.path().extension() != ".json") continue;
