@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include "reference/error.h"
@@ -61,6 +62,18 @@ TEST(Status, KeysRoundTrip) {
   for (Status s : kAllStatuses) EXPECT_EQ(status_from_key(status_key(s)), s);
   EXPECT_EQ(status_key(Status::not_supported), "not_supported");
   EXPECT_FALSE(status_from_key("passed").has_value());
+}
+
+TEST(Reason, NamesRoundTrip) {
+  std::set<std::string_view> names;
+  for (Reason r : kAllReasons) {
+    EXPECT_EQ(reason_from_name(reason_name(r)), r) << reason_name(r);
+    EXPECT_TRUE(names.insert(reason_name(r)).second) << reason_name(r);
+  }
+  EXPECT_EQ(reason_name(Reason::none), "");
+  EXPECT_EQ(reason_name(Reason::output_count_mismatch), "output_count_mismatch");
+  EXPECT_FALSE(reason_from_name("signal").has_value());
+  EXPECT_FALSE(reason_from_name("none").has_value());
 }
 
 TEST(Judge, Rules) {
@@ -277,6 +290,19 @@ TEST(JsonReport, RejectsWhatItCannotRead) {
   bad = j;
   bad["cases"][1]["status"] = "flaky";
   EXPECT_THROW(report_from_json(bad), Error);
+}
+
+TEST(JsonReport, RejectsAnUnknownReason) {
+  json bad = report_to_json(make_report(info(), synthetic_outcomes(), nullptr));
+  bad["cases"][1]["reason"] = "signal";
+  try {
+    report_from_json(bad);
+    ADD_FAILURE();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::invalid_argument);
+    EXPECT_NE(std::string(e.what()).find("cases[1]: unknown reason \"signal\""), std::string::npos)
+        << e.what();
+  }
 }
 
 TEST(Merge, TwoShardsEqualTheWholeRun) {
