@@ -477,5 +477,20 @@ TEST(Expectations, CommittedFilesLoad) {
   EXPECT_GE(files, 1u);
 }
 
+// The schema's "reason" enum is exactly the set of Reason names ("" for none).
+TEST(Reason, SchemaListsEveryReason) {
+  std::ifstream in(std::filesystem::path(SEQCONF_SOURCE_DIR) / "reports" /
+                   "seqconf-report.schema.json");
+  ASSERT_TRUE(in);
+  const json schema = json::parse(in);
+  std::set<std::string> in_schema;
+  for (const auto& n : schema.at("$defs").at("reason").at("enum"))
+    in_schema.insert(n.get<std::string>());
+  std::set<std::string> names;
+  for (Reason r : kAllReasons) names.insert(std::string(reason_name(r)));
+  EXPECT_EQ(in_schema, names);
+  EXPECT_EQ(schema.at("$defs").at("reason").at("enum").size(), std::size(kAllReasons));
+}
+
 }  // namespace
 }  // namespace seqconf::reports
