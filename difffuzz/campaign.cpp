@@ -244,7 +244,7 @@ Evaluation evaluate(const Program& p, Runtime& reference, Runtime& runtime) {
       return e;
     }
     e.verdict = Verdict::disagree;
-    e.kind = c.reason;
+    e.kind = std::string(reason_name(c.reason));
     e.message = one_line(c.message);
     e.op = "model";
     if (ref.outputs.size() == got.outputs.size()) {

@@ -13,9 +13,7 @@ std::string fmt_double(double v) {
   return buf;
 }
 
-Comparison fail(std::string reason, std::string message) {
-  return {false, std::move(reason), std::move(message)};
-}
+Comparison fail(Reason reason, std::string message) { return {false, reason, std::move(message)}; }
 
 bool close(double e, double a, const Tolerance& tol) {
   if (std::isnan(e) || std::isnan(a)) return std::isnan(e) && std::isnan(a);
@@ -70,11 +68,12 @@ ElementCheck check_element(const Tensor& e, const Tensor& a, size_t i, const Tol
 Comparison compare_tensor(const Tensor& e, const Tensor& a, const Tolerance& tol,
                           const std::string& where) {
   if (e.dtype() != a.dtype())
-    return fail("dtype_mismatch", where + ": expected " + e.describe() + ", got " + a.describe());
+    return fail(Reason::dtype_mismatch,
+                where + ": expected " + e.describe() + ", got " + a.describe());
   if (e.shape() != a.shape())
-    return fail("shape_mismatch", where + ": expected shape " + shape_to_string(e.shape()) +
-                                      ", got " + shape_to_string(a.shape()) + " (" + e.describe() +
-                                      ")");
+    return fail(Reason::shape_mismatch, where + ": expected shape " + shape_to_string(e.shape()) +
+                                            ", got " + shape_to_string(a.shape()) + " (" +
+                                            e.describe() + ")");
   size_t bad = 0, first = 0;
   ElementCheck first_check{true, {}, {}};
   for (size_t i = 0; i < e.element_count(); ++i) {
@@ -91,7 +90,7 @@ Comparison compare_tensor(const Tensor& e, const Tensor& a, const Tolerance& tol
     msg += " (rtol " + fmt_double(tol.rtol) + ", atol " + fmt_double(tol.atol) + ")";
   msg +=
       "; " + std::to_string(bad) + " of " + std::to_string(e.element_count()) + " elements differ";
-  return fail("value_mismatch", msg);
+  return fail(Reason::value_mismatch, msg);
 }
 
 std::string kind_of(const Value& v) {
@@ -103,18 +102,18 @@ std::string kind_of(const Value& v) {
 Comparison compare_value(const Value& e, const Value& a, const Tolerance& tol,
                          const std::string& where) {
   if (kind_of(e) != kind_of(a))
-    return fail("kind_mismatch", where + ": expected a " + kind_of(e) + " " + e.describe() +
-                                     ", got a " + kind_of(a) + " " + a.describe());
+    return fail(Reason::kind_mismatch, where + ": expected a " + kind_of(e) + " " + e.describe() +
+                                           ", got a " + kind_of(a) + " " + a.describe());
   if (e.is_tensor()) return compare_tensor(e.tensor(), a.tensor(), tol, where);
   if (e.is_sequence()) {
     const Sequence &se = e.sequence(), &sa = a.sequence();
     if (se.elem_type() != sa.elem_type())
-      return fail("dtype_mismatch",
+      return fail(Reason::dtype_mismatch,
                   where + ": expected " + se.describe() + ", got " + sa.describe());
     if (se.size() != sa.size())
-      return fail("length_mismatch", where + ": expected a sequence of length " +
-                                         std::to_string(se.size()) + ", got length " +
-                                         std::to_string(sa.size()));
+      return fail(Reason::length_mismatch, where + ": expected a sequence of length " +
+                                               std::to_string(se.size()) + ", got length " +
+                                               std::to_string(sa.size()));
     for (size_t i = 0; i < se.size(); ++i) {
       Comparison c =
           compare_tensor(se.at(i), sa.at(i), tol, where + " sequence item " + std::to_string(i));
@@ -124,15 +123,17 @@ Comparison compare_value(const Value& e, const Value& a, const Tolerance& tol,
   }
   const Optional &oe = e.optional(), &oa = a.optional();
   if (static_cast<bool>(oe.element) != static_cast<bool>(oa.element))
-    return fail("kind_mismatch", where + ": expected " +
-                                     (oe.element ? "an optional holding " + oe.element->describe()
-                                                 : std::string("an empty optional")) +
-                                     ", got " +
-                                     (oa.element ? "an optional holding " + oa.element->describe()
-                                                 : std::string("an empty optional")));
+    return fail(Reason::kind_mismatch,
+                where + ": expected " +
+                    (oe.element ? "an optional holding " + oe.element->describe()
+                                : std::string("an empty optional")) +
+                    ", got " +
+                    (oa.element ? "an optional holding " + oa.element->describe()
+                                : std::string("an empty optional")));
   if (!oe.element) {
     if (oe.holds_sequence != oa.holds_sequence || oe.elem_type != oa.elem_type)
-      return fail("dtype_mismatch", where + ": expected " + e.describe() + ", got " + a.describe());
+      return fail(Reason::dtype_mismatch,
+                  where + ": expected " + e.describe() + ", got " + a.describe());
     return {};
   }
   return compare_value(*oe.element, *oa.element, tol, where + " (optional element)");
@@ -141,8 +142,9 @@ Comparison compare_value(const Value& e, const Value& a, const Tolerance& tol,
 Comparison compare_outputs(const std::vector<Value>& expected, const std::vector<Value>& actual,
                            const Tolerance& tol) {
   if (expected.size() != actual.size())
-    return fail("output_count_mismatch", "expected " + std::to_string(expected.size()) +
-                                             " outputs, got " + std::to_string(actual.size()));
+    return fail(Reason::output_count_mismatch, "expected " + std::to_string(expected.size()) +
+                                                   " outputs, got " +
+                                                   std::to_string(actual.size()));
   for (size_t i = 0; i < expected.size(); ++i) {
     Comparison c = compare_value(expected[i], actual[i], tol, "output " + std::to_string(i));
     if (!c.ok) return c;

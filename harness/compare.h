@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cases/case.h"
+#include "harness/outcome.h"
 #include "reference/value.h"
 
 namespace seqconf {
@@ -15,8 +16,8 @@ namespace seqconf {
 struct Comparison {
   bool ok = true;
   // value_mismatch | shape_mismatch | dtype_mismatch | length_mismatch | kind_mismatch |
-  // output_count_mismatch (Outcome::reason for fail).
-  std::string reason;
+  // output_count_mismatch (Outcome::reason for fail); none when ok.
+  Reason reason = Reason::none;
   std::string message;  // names output index, element index, expected and actual
 };
 

@@ -1,6 +1,7 @@
 // What happened when one case ran on one runtime. Cases -> runtime -> Outcome -> report.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,9 +21,49 @@ enum class Status {
 };
 std::string_view status_name(Status s);
 
+// Why a case did not pass. The names are those of "reason" in reports (the report schema lists
+// the same set).
+#define SEQCONF_REASONS(X)                                                              \
+  /* fail: the outputs differ from the expected ones */                                 \
+  X(value_mismatch, "an element differs (beyond the tolerance for floating types)")     \
+  X(shape_mismatch, "a tensor's shape differs")                                         \
+  X(dtype_mismatch, "an element type differs")                                          \
+  X(length_mismatch, "a sequence's length differs")                                     \
+  X(kind_mismatch, "a tensor, sequence or optional where another kind was expected")    \
+  X(output_count_mismatch, "the number of outputs differs")                             \
+  /* fail: a must-reject case */                                                        \
+  X(accepted_invalid, "accepted an input that must be rejected")                        \
+  X(wrong_error_code, "the reference rejected with another error code than the case's") \
+  /* error, not_supported, crash, timeout: the runtime's error kind (RunError::Kind) */ \
+  X(not_supported, "the runtime lacks the op, version or type")                         \
+  X(invalid_input, "the runtime rejected the model or inputs as invalid")               \
+  X(internal, "the runtime failed otherwise")                                           \
+  X(crash, "the runtime's process died")                                                \
+  X(timeout, "the runtime did not answer within the time limit")                        \
+  /* error: the case itself */                                                          \
+  X(load_error, "the case's files could not be loaded")
+
+enum class Reason {
+  none,  // pass (and skipped): written as an empty reason
+#define SEQCONF_ENUM(name, summary) name,
+  SEQCONF_REASONS(SEQCONF_ENUM)
+#undef SEQCONF_ENUM
+};
+
+inline constexpr Reason kAllReasons[] = {
+#define SEQCONF_ENUM(name, summary) Reason::name,
+    Reason::none, SEQCONF_REASONS(SEQCONF_ENUM)
+#undef SEQCONF_ENUM
+};
+
+// "" for none, else the enumerator's name.
+std::string_view reason_name(Reason r);
+// The inverse of reason_name; nullopt for a name that is none of them.
+std::optional<Reason> reason_from_name(std::string_view name);
+
 // A static check's disagreement with a case: onnx::checker rejecting the model, or ONNX shape
 // inference inferring an output type/shape that the expected output contradicts.
-struct Finding {
+struct StaticFinding {
   std::string check;    // "checker" | "shape_inference"
   std::string message;  // names the output and both types/shapes
 };
@@ -33,16 +74,13 @@ struct Outcome {
   std::string op;      // the operator the case is about ("model" for multi-op fixtures)
   std::string dtype;   // element type the case is about, or empty
   Status status = Status::skipped;
-  // For fail: value_mismatch | shape_mismatch | dtype_mismatch | length_mismatch |
-  // kind_mismatch | output_count_mismatch | accepted_invalid | wrong_error_code.
-  // For error / not_supported: the runtime's error kind. Empty for pass.
-  std::string reason;
+  Reason reason = Reason::none;
   std::string message;   // one line, names the output, element, expected and actual
   std::string expected;  // short summary of the expectation
   std::string actual;    // short summary of what the runtime gave
   double duration_ms = 0;
-  std::vector<Ambiguity> ambiguities;  // spec ambiguities the case passed through
-  std::vector<Finding> findings;       // static checks (independent of the runtime)
+  std::vector<Ambiguity> ambiguities;   // spec ambiguities the case passed through
+  std::vector<StaticFinding> findings;  // static checks (independent of the runtime)
 };
 
 }  // namespace seqconf

@@ -25,6 +25,22 @@ Status status_of(RunError::Kind k) {
   }
 }
 
+Reason reason_of(RunError::Kind k) {
+  switch (k) {
+    case RunError::Kind::not_supported:
+      return Reason::not_supported;
+    case RunError::Kind::invalid_input:
+      return Reason::invalid_input;
+    case RunError::Kind::internal:
+      return Reason::internal;
+    case RunError::Kind::crash:
+      return Reason::crash;
+    case RunError::Kind::timeout:
+      return Reason::timeout;
+  }
+  return Reason::internal;
+}
+
 std::string describe_error(const RunError& e) {
   std::string s = std::string(run_error_kind_name(e.kind));
   if (!e.code.empty()) s += " " + e.code;
@@ -36,21 +52,21 @@ void rejected(Outcome& o, const RunError& e, const std::optional<std::string>& e
   o.actual = describe_error(e);
   if (!expected_code) {
     o.status = status_of(e.kind);
-    o.reason = std::string(run_error_kind_name(e.kind));
+    o.reason = reason_of(e.kind);
     o.message = "rejected a valid case: " + o.actual;
     return;
   }
   // Crashes and timeouts are never a correct rejection.
   if (e.kind == RunError::Kind::crash || e.kind == RunError::Kind::timeout) {
     o.status = status_of(e.kind);
-    o.reason = std::string(run_error_kind_name(e.kind));
+    o.reason = reason_of(e.kind);
     o.message = o.actual;
     return;
   }
   // Only the reference has the stable codes; other runtimes' rejections count as rejections.
   if (!e.code.empty() && e.code != *expected_code) {
     o.status = Status::fail;
-    o.reason = "wrong_error_code";
+    o.reason = Reason::wrong_error_code;
     o.message = "expected error " + *expected_code + ", got " + e.code + ": " + e.message;
     return;
   }
@@ -77,7 +93,7 @@ Outcome run_case(const Case& c, Runtime& runtime, const RunOptions& options) {
     lc = load_case(c);
   } catch (const std::exception& e) {
     o.status = Status::error;
-    o.reason = "load_error";
+    o.reason = Reason::load_error;
     o.message = e.what();
     return finish();
   }
@@ -90,7 +106,7 @@ Outcome run_case(const Case& c, Runtime& runtime, const RunOptions& options) {
     for (const auto& ds : lc.data_sets)
       if (ds.outputs.empty()) {
         o.status = Status::error;
-        o.reason = "load_error";
+        o.reason = Reason::load_error;
         o.message = (c.dir / ds.name).string() + ": no output_K.pb and no error expectation";
         return finish();
       }
@@ -130,7 +146,7 @@ Outcome run_case(const Case& c, Runtime& runtime, const RunOptions& options) {
     o.actual = summarize_values(r.outputs);
     if (expected_code) {
       o.status = Status::fail;
-      o.reason = "accepted_invalid";
+      o.reason = Reason::accepted_invalid;
       o.message = ds.name + ": accepted an input that must be rejected with " + *expected_code +
                   "; gave " + o.actual;
       return finish();
@@ -192,7 +208,7 @@ std::string outcome_line(const Outcome& o) {
   std::string s(status_name(o.status));
   std::transform(s.begin(), s.end(), s.begin(), ::toupper);
   s += " " + o.case_id;
-  if (!o.reason.empty()) s += " [" + o.reason + "]";
+  if (o.reason != Reason::none) s += " [" + std::string(reason_name(o.reason)) + "]";
   if (!o.message.empty()) s += " " + o.message;
   return s;
 }

@@ -110,10 +110,10 @@ StaticCheck check_statically(const onnx::ModelProto& model,
   return r;
 }
 
-std::vector<Finding> static_findings(const onnx::ModelProto& model,
+std::vector<StaticFinding> static_findings(const onnx::ModelProto& model,
                                      const std::vector<Value>& expected_outputs, bool must_reject) {
   const StaticCheck r = check_statically(model, expected_outputs);
-  std::vector<Finding> out;
+  std::vector<StaticFinding> out;
   // For a must-reject case, a rejection by the checker or by inference agrees with the case.
   if (!r.checker_ok && !must_reject)
     out.push_back({"checker", "onnx::checker::check_model rejects the model: " + r.checker_message});

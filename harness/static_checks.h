@@ -1,6 +1,6 @@
 // Static checks of a case's model with ONNX's own tools: onnx::checker::check_model and
 // onnx::shape_inference::InferShapes. Where inference contradicts the expected outputs (or
-// fails), that is a Finding: evidence about the spec's type/shape functions or the fixture.
+// fails), that is a StaticFinding: evidence about the spec's type/shape functions or the fixture.
 #pragma once
 
 #include <string>
@@ -30,8 +30,8 @@ StaticCheck check_statically(const onnx::ModelProto& model,
 // expected_outputs: one data set's outputs (may be empty: then only the checker and the
 // inference itself are checked). must_reject: the case expects a rejection, so the checker or
 // inference rejecting the model agrees with it and is no finding.
-std::vector<Finding> static_findings(const onnx::ModelProto& model,
-                                     const std::vector<Value>& expected_outputs,
-                                     bool must_reject = false);
+std::vector<StaticFinding> static_findings(const onnx::ModelProto& model,
+                                           const std::vector<Value>& expected_outputs,
+                                           bool must_reject = false);
 
 }  // namespace seqconf

@@ -9,6 +9,8 @@
 #include <string_view>
 #include <utility>
 
+#include "reference/error.h"
+
 namespace seqconf {
 
 enum class DataType : int32_t {
@@ -118,8 +120,12 @@ struct DataTypeTag {
   using type = storage_t<D>;
 };
 
+// Any integer value of the ONNX enum, including types this suite does not carry (bfloat16, ...).
+std::string dtype_name_any(int32_t onnx_elem_type);
+
 // Calls f(DataTypeTag<D>{}) for the runtime type d; one switch for the whole suite.
-// d must be one of kAllDataTypes (callers validate first).
+// d must be one of kAllDataTypes (callers validate first); any other value throws
+// Error(unsupported_type).
 template <class F>
 decltype(auto) visit_dtype(DataType d, F&& f) {
   switch (d) {
@@ -151,9 +157,15 @@ decltype(auto) visit_dtype(DataType d, F&& f) {
       return f(DataTypeTag<DataType::complex64>{});
     case DataType::complex128:
       return f(DataTypeTag<DataType::complex128>{});
-    default:
+    case DataType::string:
       return f(DataTypeTag<DataType::string>{});
+    default:
+      break;
   }
+  const auto v = static_cast<int32_t>(d);
+  throw Error(ErrorCode::unsupported_type,
+              "visit_dtype: element type " + std::to_string(v) + " (" + dtype_name_any(v) +
+                  ") is not one of the 15 tensor types the sequence operators accept");
 }
 
 bool is_supported(DataType d);
@@ -163,7 +175,5 @@ size_t element_size(DataType d);
 // Spec name of the type ("float", "float16", "bool", "string", ...), as in tensor(float).
 std::string_view dtype_name(DataType d);
 std::optional<DataType> dtype_from_name(std::string_view name);
-// Any integer value of the ONNX enum, including types this suite does not carry (bfloat16, ...).
-std::string dtype_name_any(int32_t onnx_elem_type);
 
 }  // namespace seqconf

@@ -117,7 +117,7 @@ void case_details(std::ostringstream& h, const Report& r, const CaseRecord& c) {
   h << "<details class=\"case\" data-case-id=\"" << e(o.case_id) << "\" data-status=\""
     << status_key(o.status) << "\" data-verdict=\"" << verdict << "\"><summary>"
     << status_tag(o.status) << "<code>" << e(o.case_id) << "</code>";
-  if (!o.reason.empty()) h << " &mdash; " << e(o.reason);
+  if (o.reason != Reason::none) h << " &mdash; " << e(reason_name(o.reason));
   h << "</summary>\n<dl>";
   const auto row = [&](const char* k, const std::string& v, bool pre = false) {
     if (v.empty()) return;
@@ -339,7 +339,7 @@ std::string index_to_html(const std::vector<IndexEntry>& entries) {
         continue;
       }
       const std::string k(status_key(c->outcome.status));
-      std::string title = c->outcome.reason;
+      std::string title(reason_name(c->outcome.reason));
       if (!c->outcome.message.empty()) title += (title.empty() ? "" : ": ") + c->outcome.message;
       if (c->expectation) title += " [expected: " + c->expectation->reason + "]";
       rows << "<td class=\"s-" << k << "\" title=\"" << e(title) << "\">" << k;

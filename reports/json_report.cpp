@@ -43,7 +43,7 @@ json case_to_json(const CaseRecord& c) {
             {"source", o.source},
             {"status", status_key(o.status)},
             {"verdict", verdict_key(c.verdict)},
-            {"reason", o.reason},
+            {"reason", reason_name(o.reason)},
             {"message", o.message},
             {"expected", o.expected},
             {"actual", o.actual},
@@ -108,6 +108,14 @@ std::string opt_string(const json& j, const char* field) {
   return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
+// "value_mismatch, shape_mismatch, ... or empty", for the message on an unknown reason.
+std::string reason_names_text() {
+  std::string s;
+  for (Reason r : kAllReasons)
+    if (r != Reason::none) s += std::string(reason_name(r)) + ", ";
+  return s + "or empty";
+}
+
 CaseRecord case_from_json(const json& j, size_t index) {
   const std::string where = "cases[" + std::to_string(index) + "]";
   CaseRecord c;
@@ -126,7 +134,12 @@ CaseRecord case_from_json(const json& j, size_t index) {
   if (!v)
     throw Error(ErrorCode::invalid_argument, "report: " + where + ": unknown verdict " + verdict);
   c.verdict = *v;
-  o.reason = need_string(j, "reason", where);
+  const std::string reason = need_string(j, "reason", where);
+  const auto r = reason_from_name(reason);
+  if (!r)
+    throw Error(ErrorCode::invalid_argument, "report: " + where + ": unknown reason \"" + reason +
+                                                 "\" (" + reason_names_text() + ")");
+  o.reason = *r;
   o.message = need_string(j, "message", where);
   o.expected = need_string(j, "expected", where);
   o.actual = need_string(j, "actual", where);

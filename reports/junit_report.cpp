@@ -75,7 +75,8 @@ std::string report_to_junit(const Report& r) {
     x << "  <testcase classname=\"" << xml_escape(classname) << "\" name=\""
       << xml_escape(o.case_id) << "\" time=\"" << seconds(o.duration_ms) << "\"";
     const std::string status(status_key(o.status));
-    const std::string type = o.reason.empty() ? status : status + ":" + o.reason;
+    const std::string reason(reason_name(o.reason));
+    const std::string type = reason.empty() ? status : status + ":" + reason;
     switch (c.verdict) {
       case Verdict::pass:
         x << "/>\n";

@@ -108,7 +108,7 @@ void recompute(Report& r) {
   Summary s;
   std::map<std::pair<std::string, std::string>, MatrixCell> cells;
   // (kind, op, id or message)
-  std::map<std::tuple<std::string, std::string, std::string>, Finding> findings;
+  std::map<std::tuple<std::string, std::string, std::string>, AggregatedFinding> findings;
   for (const auto& c : r.cases) {
     const Outcome& o = c.outcome;
     ++s.total;

@@ -74,11 +74,12 @@ struct MatrixCell {
   Status worst() const;
 };
 
-// What the cases met besides their status, aggregated over cases:
+// What the cases met besides their status, aggregated over cases: one entry per distinct
+// finding, with every case that met it.
 //   kind "ambiguity": a spec ambiguity (Outcome::ambiguities), by op and ambiguity id;
-//   kind "checker" / "shape_inference": a static check's disagreement (Outcome::findings), by
-//   op and message (id = the check).
-struct Finding {
+//   kind "checker" / "shape_inference": a StaticFinding (Outcome::findings), by op and message
+//   (id = the check).
+struct AggregatedFinding {
   std::string kind = "ambiguity";
   std::string id;
   std::string op;
@@ -110,8 +111,8 @@ struct Report {
   std::vector<CaseRecord> cases;  // sorted by id
   // Derived by recompute():
   Summary summary;
-  std::vector<MatrixCell> matrix;  // sorted by op, then dtype
-  std::vector<Finding> findings;   // sorted by kind, op, then id
+  std::vector<MatrixCell> matrix;           // sorted by op, then dtype
+  std::vector<AggregatedFinding> findings;  // sorted by kind, op, then id
 };
 
 // Builds a report: applies the expectations (may be null), sorts the cases by id, derives

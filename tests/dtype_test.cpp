@@ -46,6 +46,23 @@ TEST(DataType, NamesAndSizes) {
   EXPECT_EQ(dtype_name_any(16), "bfloat16");
 }
 
+// visit_dtype dispatches the 15 types and throws on any other value, naming it.
+TEST(DataType, VisitRejectsValuesOutsideTheTypeSet) {
+  for (DataType d : kAllDataTypes)
+    EXPECT_EQ(visit_dtype(d, [](auto tag) { return decltype(tag)::value; }), d);
+  for (int32_t v : {0, 16, 99, -1}) {
+    try {
+      visit_dtype(static_cast<DataType>(v), [](auto) {});
+      ADD_FAILURE() << v;
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), ErrorCode::unsupported_type);
+      EXPECT_NE(std::string(e.what()).find("element type " + std::to_string(v) + " "),
+                std::string::npos)
+          << e.what();
+    }
+  }
+}
+
 TEST(ErrorCodes, NamesAreStableAndRoundTrip) {
   ErrorCode c;
   ASSERT_TRUE(error_code_from_name("position_out_of_range", c));

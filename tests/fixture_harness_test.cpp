@@ -101,7 +101,8 @@ TEST(Discovery, NewSplitToSequenceNodeFixturesAreFoundAndPass) {
     EXPECT_EQ(c.op, "SplitToSequence");
     EXPECT_EQ(c.opset, 11);
     const Outcome o = run_case(c, reference);
-    EXPECT_EQ(status_name(o.status), "pass") << c.id << ": " << o.reason << " " << o.message;
+    EXPECT_EQ(status_name(o.status), "pass")
+        << c.id << ": " << reason_name(o.reason) << " " << o.message;
   }
 }
 
@@ -151,7 +152,7 @@ TEST(CorruptedFixture, ChangedExpectedValueFails) {
 
   const Outcome o = run_case(cases[0], reference);
   EXPECT_EQ(o.status, Status::fail);
-  EXPECT_EQ(o.reason, "value_mismatch");
+  EXPECT_EQ(o.reason, Reason::value_mismatch);
   EXPECT_NE(o.message.find("output 0"), std::string::npos) << o.message;
   EXPECT_NE(o.message.find("sequence item " + std::to_string(last)), std::string::npos)
       << o.message;
@@ -232,7 +233,7 @@ TEST(MustReject, ReferenceRejectingWithAnotherCodeFails) {
   ReferenceRuntime reference;
   const Outcome o = run_case(load_corpus(tmp.path()).at(0), reference);
   EXPECT_EQ(o.status, Status::fail);
-  EXPECT_EQ(o.reason, "wrong_error_code");
+  EXPECT_EQ(o.reason, Reason::wrong_error_code);
   EXPECT_NE(o.message.find("position_out_of_range"), std::string::npos) << o.message;
 }
 
@@ -244,7 +245,7 @@ TEST(MustReject, AcceptingIsAFailure) {
   fake.result.outputs = {f32({1}, {1})};
   const Outcome o = run_case(load_corpus(tmp.path()).at(0), fake);
   EXPECT_EQ(o.status, Status::fail);
-  EXPECT_EQ(o.reason, "accepted_invalid");
+  EXPECT_EQ(o.reason, Reason::accepted_invalid);
 }
 
 TEST(MustReject, OtherRuntimesRejectingInTheirOwnWordsPass) {
@@ -274,14 +275,14 @@ TEST(ValidCase, RejectionIsAnErrorAndWrongOutputAFailure) {
   fake.result.error.kind = RunError::Kind::invalid_input;
   Outcome o = run_case(c, fake);
   EXPECT_EQ(o.status, Status::error);
-  EXPECT_EQ(o.reason, "invalid_input");
+  EXPECT_EQ(o.reason, Reason::invalid_input);
   fake.result.ok = true;
   fake.result.outputs = {Sequence(F, {f32({2}, {1, 2})})};
   o = run_case(c, fake);
   EXPECT_EQ(o.status, Status::fail);
-  EXPECT_EQ(o.reason, "length_mismatch");
+  EXPECT_EQ(o.reason, Reason::length_mismatch);
   fake.result.outputs = {Sequence(F, {f32({2}, {1, 2}), f32({2}, {3, 4})}), f32({1}, {0})};
-  EXPECT_EQ(run_case(c, fake).reason, "output_count_mismatch");
+  EXPECT_EQ(run_case(c, fake).reason, Reason::output_count_mismatch);
 }
 
 // ---- load errors become outcomes naming the file ----
@@ -295,7 +296,7 @@ TEST(LoadErrors, MalformedCaseJson) {
   ReferenceRuntime reference;
   const Outcome o = run_case(cases[0], reference);
   EXPECT_EQ(o.status, Status::error);
-  EXPECT_EQ(o.reason, "load_error");
+  EXPECT_EQ(o.reason, Reason::load_error);
   EXPECT_NE(o.message.find("case.json"), std::string::npos) << o.message;
 }
 
@@ -313,7 +314,7 @@ TEST(LoadErrors, GarbageInputFile) {
   ReferenceRuntime reference;
   const Outcome o = run_case(load_corpus(tmp.path()).at(0), reference);
   EXPECT_EQ(o.status, Status::error);
-  EXPECT_EQ(o.reason, "load_error");
+  EXPECT_EQ(o.reason, Reason::load_error);
   EXPECT_NE(o.message.find("input_1.pb"), std::string::npos) << o.message;
 }
 
@@ -323,11 +324,11 @@ TEST(LoadErrors, MissingInputFileAndMissingModel) {
   fs::remove(dir / "test_data_set_0" / "input_1.pb");
   ReferenceRuntime reference;
   Outcome o = run_case(load_corpus(tmp.path()).at(0), reference);
-  EXPECT_EQ(o.reason, "load_error");
+  EXPECT_EQ(o.reason, Reason::load_error);
   EXPECT_NE(o.message.find("test_data_set_0"), std::string::npos) << o.message;
   fs::remove(dir / "model.onnx");
   o = run_case(load_corpus(tmp.path()).at(0), reference);
-  EXPECT_EQ(o.reason, "load_error");
+  EXPECT_EQ(o.reason, Reason::load_error);
   EXPECT_NE(o.message.find("model.onnx"), std::string::npos) << o.message;
 }
 
@@ -338,7 +339,7 @@ TEST(LoadErrors, ValidCaseWithoutExpectedOutputs) {
   ReferenceRuntime reference;
   const Outcome o = run_case(discover_onnx_backend(tmp.path()).at(0), reference);
   EXPECT_EQ(o.status, Status::error);
-  EXPECT_EQ(o.reason, "load_error");
+  EXPECT_EQ(o.reason, Reason::load_error);
 }
 
 // ---- comparison rules ----
@@ -349,7 +350,7 @@ TEST(Compare, FloatsWithinToleranceIntegersExactly) {
   EXPECT_TRUE(compare_value(f32({1}, {1000}), f32({1}, {1000.9f}), tol, "output 0").ok);
   const Comparison c = compare_value(f32({2}, {0, 1000}), f32({2}, {0, 1001.1f}), tol, "output 0");
   EXPECT_FALSE(c.ok);
-  EXPECT_EQ(c.reason, "value_mismatch");
+  EXPECT_EQ(c.reason, Reason::value_mismatch);
   EXPECT_NE(c.message.find("element 1"), std::string::npos) << c.message;
   EXPECT_NE(c.message.find("expected 1000"), std::string::npos) << c.message;
   EXPECT_NE(c.message.find("got 1001.09998"), std::string::npos) << c.message;
@@ -374,20 +375,20 @@ TEST(Compare, FloatsWithinToleranceIntegersExactly) {
 TEST(Compare, ReasonsForStructuralDifferences) {
   const Tolerance tol;
   EXPECT_EQ(compare_value(f32({2}, {1, 2}), f32({1, 2}, {1, 2}), tol, "o").reason,
-            "shape_mismatch");
+            Reason::shape_mismatch);
   EXPECT_EQ(compare_value(f32({1}, {1}), Tensor::from_values<DataType::float64>({1}, {1}), tol, "o")
                 .reason,
-            "dtype_mismatch");
+            Reason::dtype_mismatch);
   EXPECT_EQ(compare_value(Sequence(F, {f32({1}, {1})}), Sequence(F), tol, "o").reason,
-            "length_mismatch");
-  EXPECT_EQ(compare_value(Sequence(F), f32({1}, {1}), tol, "o").reason, "kind_mismatch");
+            Reason::length_mismatch);
+  EXPECT_EQ(compare_value(Sequence(F), f32({1}, {1}), tol, "o").reason, Reason::kind_mismatch);
   EXPECT_EQ(compare_value(Sequence(F), Sequence(DataType::int64), tol, "o").reason,
-            "dtype_mismatch");
-  EXPECT_EQ(compare_outputs({f32({1}, {1})}, {}, tol).reason, "output_count_mismatch");
+            Reason::dtype_mismatch);
+  EXPECT_EQ(compare_outputs({f32({1}, {1})}, {}, tol).reason, Reason::output_count_mismatch);
   Optional empty;
   EXPECT_EQ(
       compare_value(Value(empty), Value(make_optional(Value(f32({1}, {1})))), tol, "o").reason,
-      "kind_mismatch");
+      Reason::kind_mismatch);
 }
 
 TEST(Selection, FiltersAndIds) {
@@ -440,7 +441,7 @@ TEST(StaticChecks, InferenceContradictionIsAFinding) {
   write_case(dir, m, {Sequence(F, {f32({1}, {1})})}, {i64_vec({1})});
   ReferenceRuntime reference;
   const Outcome o = run_case(discover_onnx_backend(tmp.path()).at(0), reference);
-  EXPECT_EQ(o.reason, "shape_mismatch");  // the reference gives a scalar
+  EXPECT_EQ(o.reason, Reason::shape_mismatch);  // the reference gives a scalar
   ASSERT_EQ(o.findings.size(), 1u) << o.findings.front().message;
   EXPECT_EQ(o.findings[0].check, "shape_inference");
   EXPECT_NE(o.findings[0].message.find("rank 1"), std::string::npos) << o.findings[0].message;

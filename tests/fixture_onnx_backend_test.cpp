@@ -37,7 +37,7 @@ GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(BackendFixture);
 TEST_P(BackendFixture, PassesOnTheReference) {
   ReferenceRuntime reference;
   const Outcome o = run_case(GetParam(), reference);
-  EXPECT_EQ(status_name(o.status), "pass") << o.reason << ": " << o.message;
+  EXPECT_EQ(status_name(o.status), "pass") << reason_name(o.reason) << ": " << o.message;
   for (const auto& f : o.findings) std::cout << "finding [" << f.check << "] " << f.message << "\n";
 }
 

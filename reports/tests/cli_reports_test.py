@@ -7,7 +7,7 @@ cases with the reference:
   - --jobs 2 gives the same cases as --jobs 1;
   - an expectations entry on a passing case makes an unexpected pass (exit 1);
   - an interrupted run (a real SIGINT after 3 cases, --stop-after) writes complete=false, exit 1;
-  - usage errors (bad --shard, unreadable expectations) exit 2.
+  - usage errors (bad --shard, unreadable expectations, a report with an unknown reason) exit 2.
 
   cli_reports_test.py SEQCONF SCHEMA VALIDATOR WORKDIR
 """
@@ -73,6 +73,14 @@ check(comparable(merged["cases"]) == comparable(full["cases"]), "merged cases ==
 check(merged["summary"] == full["summary"], "merged summary == unsharded")
 check(merged["matrix"] == full["matrix"], "merged matrix == unsharded")
 check(len(merged["merged_from"]) == 2, "merged_from names both shards")
+odd = load("shard1.json")
+odd["cases"][0]["reason"] = "signal"
+with open(path("odd-reason.json"), "w", encoding="utf-8") as f:
+    json.dump(odd, f)
+rc, out = run("merge", path("odd-reason.json"), path("shard2.json"), "--report", path("odd.json"))
+check(rc == 2 and 'unknown reason "signal"' in out and "odd-reason.json" in out
+      and not os.path.exists(path("odd.json")),
+      f"merge rejects a report with an unknown reason, naming file and reason (exit {rc})")
 
 rc, _ = run(*base, "--jobs", "2", "--report", path("jobs2.json"))
 check(comparable(load("jobs2.json")["cases"]) == comparable(full["cases"]),

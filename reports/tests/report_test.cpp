@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include "reference/error.h"
@@ -61,6 +62,18 @@ TEST(Status, KeysRoundTrip) {
   for (Status s : kAllStatuses) EXPECT_EQ(status_from_key(status_key(s)), s);
   EXPECT_EQ(status_key(Status::not_supported), "not_supported");
   EXPECT_FALSE(status_from_key("passed").has_value());
+}
+
+TEST(Reason, NamesRoundTrip) {
+  std::set<std::string_view> names;
+  for (Reason r : kAllReasons) {
+    EXPECT_EQ(reason_from_name(reason_name(r)), r) << reason_name(r);
+    EXPECT_TRUE(names.insert(reason_name(r)).second) << reason_name(r);
+  }
+  EXPECT_EQ(reason_name(Reason::none), "");
+  EXPECT_EQ(reason_name(Reason::output_count_mismatch), "output_count_mismatch");
+  EXPECT_FALSE(reason_from_name("signal").has_value());
+  EXPECT_FALSE(reason_from_name("none").has_value());
 }
 
 TEST(Judge, Rules) {
@@ -220,11 +233,11 @@ TEST(Report, MatrixAndFindings) {
   EXPECT_EQ(at.at({"model", "-"})->worst(), Status::pass);
 
   ASSERT_EQ(r.findings.size(), 2u);  // sorted by kind: "ambiguity" < "shape_inference"
-  const Finding& si = r.findings[1];
+  const AggregatedFinding& si = r.findings[1];
   EXPECT_EQ(si.kind, "shape_inference");
   EXPECT_EQ(si.op, "model");
   EXPECT_EQ(si.case_ids, std::vector<std::string>{"onnx-backend.simple.test_sequence_model1"});
-  const Finding& f = r.findings[0];
+  const AggregatedFinding& f = r.findings[0];
   EXPECT_EQ(f.id, "position_shape_1");
   EXPECT_EQ(f.op, "SequenceInsert");
   EXPECT_EQ(f.details, std::vector<std::string>{"accepted position of shape [1]"});
@@ -277,6 +290,19 @@ TEST(JsonReport, RejectsWhatItCannotRead) {
   bad = j;
   bad["cases"][1]["status"] = "flaky";
   EXPECT_THROW(report_from_json(bad), Error);
+}
+
+TEST(JsonReport, RejectsAnUnknownReason) {
+  json bad = report_to_json(make_report(info(), synthetic_outcomes(), nullptr));
+  bad["cases"][1]["reason"] = "signal";
+  try {
+    report_from_json(bad);
+    ADD_FAILURE();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::invalid_argument);
+    EXPECT_NE(std::string(e.what()).find("cases[1]: unknown reason \"signal\""), std::string::npos)
+        << e.what();
+  }
 }
 
 TEST(Merge, TwoShardsEqualTheWholeRun) {
@@ -438,8 +464,7 @@ namespace {
 
 // Every committed expectations file loads, names its runtime, and gives each entry a reason.
 TEST(Expectations, CommittedFilesLoad) {
-  const std::filesystem::path dir =
-      std::filesystem::path(SEQCONF_SOURCE_DIR) / "expectations";
+  const std::filesystem::path dir = std::filesystem::path(SEQCONF_SOURCE_DIR) / "expectations";
   size_t files = 0;
   for (const auto& e : std::filesystem::directory_iterator(dir)) {
     if (e.path().extension() != ".json") continue;
@@ -450,6 +475,21 @@ TEST(Expectations, CommittedFilesLoad) {
     for (const auto& x : ex.entries()) EXPECT_FALSE(x.reason.empty()) << x.id;
   }
   EXPECT_GE(files, 1u);
+}
+
+// The schema's "reason" enum is exactly the set of Reason names ("" for none).
+TEST(Reason, SchemaListsEveryReason) {
+  std::ifstream in(std::filesystem::path(SEQCONF_SOURCE_DIR) / "reports" /
+                   "seqconf-report.schema.json");
+  ASSERT_TRUE(in);
+  const json schema = json::parse(in);
+  std::set<std::string> in_schema;
+  for (const auto& n : schema.at("$defs").at("reason").at("enum"))
+    in_schema.insert(n.get<std::string>());
+  std::set<std::string> names;
+  for (Reason r : kAllReasons) names.insert(std::string(reason_name(r)));
+  EXPECT_EQ(in_schema, names);
+  EXPECT_EQ(schema.at("$defs").at("reason").at("enum").size(), std::size(kAllReasons));
 }
 
 }  // namespace

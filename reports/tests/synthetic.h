@@ -11,14 +11,14 @@
 namespace seqconf::reports::testing {
 
 inline Outcome outcome(std::string id, std::string op, std::string dtype, Status status,
-                       std::string reason = {}, std::string message = {}) {
+                       Reason reason = Reason::none, std::string message = {}) {
   Outcome o;
   o.case_id = std::move(id);
   o.source = "corpus";
   o.op = std::move(op);
   o.dtype = std::move(dtype);
   o.status = status;
-  o.reason = std::move(reason);
+  o.reason = reason;
   o.message = std::move(message);
   o.duration_ms = 1.5;
   return o;
@@ -35,24 +35,24 @@ inline std::vector<Outcome> synthetic_outcomes() {
   std::vector<Outcome> v;
   v.push_back(outcome("corpus.SequenceAt.float.pos_0", "SequenceAt", "float", Status::pass));
   v.push_back(outcome("corpus.SequenceAt.float.pos_neg", "SequenceAt", "float", Status::fail,
-                      "value_mismatch", "output 0 element 1: expected 2, got 3 <&>\"'"));
+                      Reason::value_mismatch, "output 0 element 1: expected 2, got 3 <&>\"'"));
   v.push_back(outcome("corpus.SequenceAt.string.pos_0", "SequenceAt", "string", Status::pass));
   auto ins =
       outcome("corpus.SequenceInsert.float.pos_shape_1", "SequenceInsert", "float", Status::pass);
   ins.ambiguities.push_back(position_shape_ambiguity("accepted position of shape [1]"));
   v.push_back(ins);
   auto ins2 = outcome("corpus.SequenceInsert.int8.pos_shape_1", "SequenceInsert", "int8",
-                      Status::error, "invalid_input", "position must be a scalar");
+                      Status::error, Reason::invalid_input, "position must be a scalar");
   ins2.ambiguities.push_back(position_shape_ambiguity("accepted position of shape [1]"));
   v.push_back(ins2);
   v.push_back(outcome("corpus.SequenceInsert.int8.append", "SequenceInsert", "int8", Status::crash,
-                      "signal", "killed by signal 11\x01 \xff bytes"));
+                      Reason::crash, "killed by signal 11\x01 \xff bytes"));
   v.push_back(outcome("corpus.SplitToSequence.uint16.split_scalar", "SplitToSequence", "uint16",
-                      Status::not_supported, "not_supported", "no kernel for uint16"));
+                      Status::not_supported, Reason::not_supported, "no kernel for uint16"));
   v.push_back(outcome("corpus.SplitToSequence.uint32.split_scalar", "SplitToSequence", "uint32",
-                      Status::not_supported, "not_supported", "no kernel for uint32"));
+                      Status::not_supported, Reason::not_supported, "no kernel for uint32"));
   v.push_back(outcome("corpus.SplitToSequence.float.keepdims_0", "SplitToSequence", "float",
-                      Status::skipped, "", "filtered"));
+                      Status::skipped, Reason::none, "filtered"));
   auto m = outcome("onnx-backend.simple.test_sequence_model1", "model", "", Status::pass);
   m.source = "onnx-backend";
   m.findings.push_back(
