@@ -2,56 +2,33 @@
 
 #include <vector>
 
+#include "reference/model_builder.h"
+
 namespace seqconf::bench {
 
 namespace {
 
-constexpr int kFloat = onnx::TensorProto::FLOAT;
-constexpr int kInt64 = onnx::TensorProto::INT64;
+using model::node;
+using model::value_info;
 
-void tensor_type(onnx::TypeProto* t, int elem, const std::vector<int64_t>* dims) {
-  auto* tt = t->mutable_tensor_type();
-  tt->set_elem_type(elem);
-  if (!dims) return;  // unknown rank
-  auto* shape = tt->mutable_shape();
-  for (int64_t d : *dims) shape->add_dim()->set_dim_value(d);
+onnx::TypeProto float_tensor(const Shape& dims) { return model::tensor_type(DataType::float32, dims); }
+onnx::TypeProto float_tensor() { return model::tensor_type(DataType::float32); }
+onnx::TypeProto int64_scalar() { return model::tensor_type(DataType::int64, Shape{}); }
+onnx::TypeProto float_sequence() { return model::sequence_type(DataType::float32); }
+onnx::TypeProto float_sequence(const Shape& dims) {
+  return model::sequence_of(model::tensor_type(DataType::float32, dims));
 }
 
-void add_tensor(google::protobuf::RepeatedPtrField<onnx::ValueInfoProto>* list,
-                const std::string& name, int elem, const std::vector<int64_t>* dims) {
-  auto* v = list->Add();
-  v->set_name(name);
-  tensor_type(v->mutable_type(), elem, dims);
-}
-
-void add_sequence(google::protobuf::RepeatedPtrField<onnx::ValueInfoProto>* list,
-                  const std::string& name, const std::vector<int64_t>* dims) {
-  auto* v = list->Add();
-  v->set_name(name);
-  tensor_type(v->mutable_type()->mutable_sequence_type()->mutable_elem_type(), kFloat, dims);
-}
-
-onnx::ModelProto model_with(int64_t opset, onnx::NodeProto node) {
-  onnx::ModelProto m;
-  m.set_ir_version(8);
-  m.set_producer_name("seqconf-bench");
-  auto* op = m.add_opset_import();
-  op->set_domain("");
-  op->set_version(opset);
-  auto* g = m.mutable_graph();
-  g->set_name(node.op_type() + "_bench");
-  *g->add_node() = std::move(node);
-  return m;
-}
-
-onnx::NodeProto node(const std::string& op, const std::vector<std::string>& inputs,
-                     const std::vector<std::string>& outputs) {
-  onnx::NodeProto n;
-  n.set_op_type(op);
-  n.set_name(op);
-  for (const auto& i : inputs) n.add_input(i);
-  for (const auto& o : outputs) n.add_output(o);
-  return n;
+// One node at `opset`; the workload's graph named after its operator.
+onnx::ModelProto model_with(int64_t opset, onnx::NodeProto n,
+                            std::vector<onnx::ValueInfoProto> inputs,
+                            std::vector<onnx::ValueInfoProto> outputs) {
+  onnx::GraphProto g;
+  g.set_name(n.op_type() + "_bench");
+  *g.add_node() = std::move(n);
+  for (auto& v : inputs) *g.add_input() = std::move(v);
+  for (auto& v : outputs) *g.add_output() = std::move(v);
+  return model::make_model(std::move(g), opset, "seqconf-bench", 8);
 }
 
 }  // namespace
@@ -60,78 +37,55 @@ onnx::ModelProto split_model(int64_t rows, int64_t cols, int64_t axis, bool with
   auto n = node(
       "SplitToSequence",
       with_split ? std::vector<std::string>{"input", "split"} : std::vector<std::string>{"input"},
-      {"output_sequence"});
-  auto* a = n.add_attribute();
-  a->set_name("axis");
-  a->set_type(onnx::AttributeProto::INT);
-  a->set_i(axis);
-  onnx::ModelProto m = model_with(11, std::move(n));
-  auto* g = m.mutable_graph();
-  const std::vector<int64_t> dims = {rows, cols};
-  const std::vector<int64_t> scalar;
-  add_tensor(g->mutable_input(), "input", kFloat, &dims);
-  if (with_split) add_tensor(g->mutable_input(), "split", kInt64, &scalar);
-  add_sequence(g->mutable_output(), "output_sequence", nullptr);
-  return m;
+      {"output_sequence"}, "SplitToSequence");
+  model::add_int_attribute(n, "axis", axis);
+  std::vector<onnx::ValueInfoProto> inputs = {value_info("input", float_tensor({rows, cols}))};
+  if (with_split) inputs.push_back(value_info("split", int64_scalar()));
+  return model_with(11, std::move(n), std::move(inputs),
+                    {value_info("output_sequence", float_sequence())});
 }
 
 onnx::ModelProto insert_model() {
-  onnx::ModelProto m = model_with(
-      11, node("SequenceInsert", {"input_sequence", "tensor", "position"}, {"output_sequence"}));
-  auto* g = m.mutable_graph();
-  const std::vector<int64_t> scalar;
-  add_sequence(g->mutable_input(), "input_sequence", nullptr);
-  add_tensor(g->mutable_input(), "tensor", kFloat, nullptr);
-  add_tensor(g->mutable_input(), "position", kInt64, &scalar);
-  add_sequence(g->mutable_output(), "output_sequence", nullptr);
-  return m;
+  return model_with(11,
+                    node("SequenceInsert", {"input_sequence", "tensor", "position"},
+                         {"output_sequence"}, "SequenceInsert"),
+                    {value_info("input_sequence", float_sequence()),
+                     value_info("tensor", float_tensor()), value_info("position", int64_scalar())},
+                    {value_info("output_sequence", float_sequence())});
 }
 
 onnx::ModelProto erase_model() {
-  onnx::ModelProto m =
-      model_with(11, node("SequenceErase", {"input_sequence", "position"}, {"output_sequence"}));
-  auto* g = m.mutable_graph();
-  const std::vector<int64_t> scalar;
-  add_sequence(g->mutable_input(), "input_sequence", nullptr);
-  add_tensor(g->mutable_input(), "position", kInt64, &scalar);
-  add_sequence(g->mutable_output(), "output_sequence", nullptr);
-  return m;
+  return model_with(
+      11, node("SequenceErase", {"input_sequence", "position"}, {"output_sequence"}, "SequenceErase"),
+      {value_info("input_sequence", float_sequence()), value_info("position", int64_scalar())},
+      {value_info("output_sequence", float_sequence())});
 }
 
 onnx::ModelProto at_model() {
-  onnx::ModelProto m =
-      model_with(11, node("SequenceAt", {"input_sequence", "position"}, {"tensor"}));
-  auto* g = m.mutable_graph();
-  const std::vector<int64_t> scalar;
-  add_sequence(g->mutable_input(), "input_sequence", nullptr);
-  add_tensor(g->mutable_input(), "position", kInt64, &scalar);
-  add_tensor(g->mutable_output(), "tensor", kFloat, nullptr);
-  return m;
+  return model_with(
+      11, node("SequenceAt", {"input_sequence", "position"}, {"tensor"}, "SequenceAt"),
+      {value_info("input_sequence", float_sequence()), value_info("position", int64_scalar())},
+      {value_info("tensor", float_tensor())});
 }
 
 onnx::ModelProto map_model(int64_t n, bool add) {
-  const std::vector<int64_t> dims = {n};
+  const Shape dims = {n};
   onnx::GraphProto body;
   body.set_name(add ? "add_body" : "identity_body");
-  add_tensor(body.mutable_input(), "x", kFloat, &dims);
-  if (add) add_tensor(body.mutable_input(), "b", kFloat, &dims);
-  *body.add_node() = add ? node("Add", {"x", "b"}, {"y"}) : node("Identity", {"x"}, {"y"});
-  add_tensor(body.mutable_output(), "y", kFloat, &dims);
+  *body.add_input() = value_info("x", float_tensor(dims));
+  if (add) *body.add_input() = value_info("b", float_tensor(dims));
+  *body.add_node() = add ? node("Add", {"x", "b"}, {"y"}, "Add") : node("Identity", {"x"}, {"y"}, "Identity");
+  *body.add_output() = value_info("y", float_tensor(dims));
 
   auto map = node("SequenceMap",
                   add ? std::vector<std::string>{"input_sequence", "b"}
                       : std::vector<std::string>{"input_sequence"},
-                  {"output_sequence"});
-  auto* a = map.add_attribute();
-  a->set_name("body");
-  a->set_type(onnx::AttributeProto::GRAPH);
-  *a->mutable_g() = std::move(body);
-  onnx::ModelProto m = model_with(17, std::move(map));
-  auto* g = m.mutable_graph();
-  add_sequence(g->mutable_input(), "input_sequence", &dims);
-  if (add) add_tensor(g->mutable_input(), "b", kFloat, &dims);
-  add_sequence(g->mutable_output(), "output_sequence", &dims);
-  return m;
+                  {"output_sequence"}, "SequenceMap");
+  model::add_graph_attribute(map, "body", std::move(body));
+  std::vector<onnx::ValueInfoProto> inputs = {value_info("input_sequence", float_sequence(dims))};
+  if (add) inputs.push_back(value_info("b", float_tensor(dims)));
+  return model_with(17, std::move(map), std::move(inputs),
+                    {value_info("output_sequence", float_sequence(dims))});
 }
 
 }  // namespace seqconf::bench

@@ -281,19 +281,10 @@ Evaluation evaluate(const Program& p, Runtime& reference, Runtime& runtime) {
 }
 
 std::map<std::string, std::string> fixture_files(const Program& p, const Evaluation& e,
-                                                 const nlohmann::ordered_json& case_json) {
+                                                 const CaseJson& case_json) {
   const BuiltProgram b = build(p);
-  std::map<std::string, std::string> files;
-  files["model.onnx"] = b.model.SerializeAsString();
-  for (size_t k = 0; k < b.inputs.size(); ++k)
-    files["test_data_set_0/input_" + std::to_string(k) + ".pb"] =
-        value_to_bytes(b.inputs[k], TensorEncoding::raw_data, b.input_names[k]);
-  if (e.reference.ok)
-    for (size_t k = 0; k < e.reference.outputs.size(); ++k)
-      files["test_data_set_0/output_" + std::to_string(k) + ".pb"] =
-          value_to_bytes(e.reference.outputs[k], TensorEncoding::raw_data, b.output_names[k]);
-  files["case.json"] = case_json.dump(2) + "\n";
-  return files;
+  return case_folder_files(b.model, b.inputs,
+                           e.reference.ok ? e.reference.outputs : std::vector<Value>(), case_json);
 }
 
 std::string status_of_kind(const std::string& kind) {
@@ -376,42 +367,25 @@ struct Finder {
   }
 };
 
-nlohmann::ordered_json make_case_json(const FuzzFinding& f, const Evaluation& e,
-                                      const BuiltProgram& b, const Step* step,
-                                      const std::string& reproduce) {
-  nlohmann::ordered_json j;
-  j["id"] = f.id;
-  j["op"] = f.op;
-  j["opset"] = 17;
-  j["dtype"] = f.dtype;
-  if (e.reference.ok || e.reference.error.code.empty())
-    j["expectation"] = {{"kind", "outputs"}};
-  else
-    j["expectation"] = {{"kind", "error"}, {"code", e.reference.error.code}};
-  j["tolerance"] = {{"rtol", 1e-3}, {"atol", 1e-7}};
-  j["spec"] = spec_sentence(f.op, e.reference.ok ? std::string() : e.reference.error.code, step);
-  j["clarity"] = "normative";
-  nlohmann::ordered_json params = nlohmann::ordered_json::object();
-  params["kind"] = f.kind;
-  params["program"] = f.program;
-  j["params"] = params;
-  j["inputs"] = b.input_names;
-  j["outputs"] = b.output_names;
-  j["expected"] = result_summary(e.reference);
-  j["found"] = {{"kind", f.kind}, {"result", result_summary(e.found)}, {"message", e.message}};
-  j["reproduce"] = reproduce;
+CaseJson make_case_json(const FuzzFinding& f, const Evaluation& e, const BuiltProgram& b,
+                        const Step* step, const std::string& reproduce) {
+  CaseJson j;
+  j.id = f.id;
+  j.op = f.op;
+  j.opset = 17;
+  j.dtype = f.dtype;
+  if (!e.reference.ok && !e.reference.error.code.empty())
+    j.expected_error = e.reference.error.code;
+  j.spec = spec_sentence(f.op, e.reference.ok ? std::string() : e.reference.error.code, step);
+  j.clarity = "normative";
+  j.params["kind"] = f.kind;
+  j.params["program"] = f.program;
+  j.inputs = b.input_names;
+  j.outputs = b.output_names;
+  j.extra["expected"] = result_summary(e.reference);
+  j.extra["found"] = {{"kind", f.kind}, {"result", result_summary(e.found)}, {"message", e.message}};
+  j.extra["reproduce"] = reproduce;
   return j;
-}
-
-void write_files(const std::filesystem::path& dir,
-                 const std::map<std::string, std::string>& files) {
-  for (const auto& [rel, bytes] : files) {
-    const auto path = dir / rel;
-    std::filesystem::create_directories(path.parent_path());
-    std::ofstream os(path, std::ios::binary);
-    os.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    if (!os) throw Error(ErrorCode::io_error, "cannot write " + path.string());
-  }
 }
 
 }  // namespace
@@ -501,7 +475,7 @@ FuzzResult run_campaign(Runtime& runtime, const FuzzOptions& options) {
     f.case_json = make_case_json(f, last, b, step_of(shrunk, feature_node),
                                  reproduce_command(options, options.iterations));
     if (!options.out.empty())
-      write_files(options.out / f.folder, fixture_files(shrunk, last, f.case_json));
+      write_case_folder(options.out / f.folder, fixture_files(shrunk, last, f.case_json));
     if (options.log)
       options.log("finding " + f.kind + " in " + f.op + " (" + f.dtype + ", " +
                   std::to_string(f.nodes) + " nodes): " + f.description);

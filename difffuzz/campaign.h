@@ -18,6 +18,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cases/case_json.h"
 #include "difffuzz/program.h"
 #include "runtimes/runtime.h"
 
@@ -71,7 +72,7 @@ struct FuzzFinding {
   size_t nodes = 0;         // top-level nodes of the shrunk program
   size_t occurrences = 0;   // programs whose disagreement had this signature
   size_t first_iteration = 0;
-  nlohmann::ordered_json case_json;
+  CaseJson case_json;
 };
 
 struct FuzzResult {
@@ -88,7 +89,7 @@ FuzzResult run_campaign(Runtime& runtime, const FuzzOptions& options);
 
 // The shrunk program of a finding as fixture files (relative path -> bytes).
 std::map<std::string, std::string> fixture_files(const Program& p, const Evaluation& e,
-                                                 const nlohmann::ordered_json& case_json);
+                                                 const CaseJson& case_json);
 
 // The run status a finding's kind gives in `seqconf run` (fail, error, crash, timeout).
 std::string status_of_kind(const std::string& kind);

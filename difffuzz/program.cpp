@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "generators/generators.h"
+#include "reference/model_builder.h"
 
 namespace seqconf::difffuzz {
 
@@ -28,35 +29,8 @@ const char* step_op(StepKind kind) {
 
 namespace {
 
-onnx::TypeProto tensor_type(DataType d, const Shape* shape) {
-  onnx::TypeProto t;
-  auto* tt = t.mutable_tensor_type();
-  tt->set_elem_type(static_cast<int32_t>(d));
-  if (shape) {
-    auto* s = tt->mutable_shape();
-    for (int64_t dim : *shape) s->add_dim()->set_dim_value(dim);
-  }
-  return t;
-}
-
-onnx::TypeProto sequence_type(DataType d) {
-  onnx::TypeProto t;
-  *t.mutable_sequence_type()->mutable_elem_type() = tensor_type(d, nullptr);
-  return t;
-}
-
-// Graph inputs carry their exact type (tensors with their shape, sequences their element type).
-onnx::TypeProto declared_type(const Value& v) {
-  if (v.is_tensor()) return tensor_type(v.tensor().dtype(), &v.tensor().shape());
-  return sequence_type(v.sequence().elem_type());
-}
-
-void add_attr_int(onnx::NodeProto& n, const std::string& name, int64_t v) {
-  auto* a = n.add_attribute();
-  a->set_name(name);
-  a->set_type(onnx::AttributeProto::INT);
-  a->set_i(v);
-}
+using model::sequence_type;
+using model::tensor_type;
 
 class Builder {
  public:
@@ -64,9 +38,9 @@ class Builder {
   onnx::GraphProto* g = nullptr;
 
   std::string input(const std::string& name, Value v) {
-    auto* vi = g->add_input();
-    vi->set_name(name);
-    *vi->mutable_type() = declared_type(v);
+    // Graph inputs carry their exact type (tensors with their shape, sequences their element
+    // type).
+    *g->add_input() = model::value_info(name, model::declared_type(v, model::SequenceShape::none));
     out.input_names.push_back(name);
     out.inputs.push_back(std::move(v));
     return name;
@@ -74,18 +48,13 @@ class Builder {
   onnx::NodeProto& node(const std::string& op, const std::vector<std::string>& inputs,
                         const std::vector<std::string>& outputs) {
     onnx::NodeProto& n = *g->add_node();
-    n.set_op_type(op);
-    n.set_name("n" + std::to_string(out.node_count) + "_" + op);
-    for (const auto& i : inputs) n.add_input(i);
-    for (const auto& o : outputs) n.add_output(o);
+    n = model::node(op, inputs, outputs, "n" + std::to_string(out.node_count) + "_" + op);
     ++out.node_count;
     out.node_ops.push_back(op);
     return n;
   }
   void output(const std::string& name, onnx::TypeProto type, const std::string& op) {
-    auto* vi = g->add_output();
-    vi->set_name(name);
-    *vi->mutable_type() = std::move(type);
+    *g->add_output() = model::value_info(name, std::move(type));
     out.output_names.push_back(name);
     out.output_ops.push_back(op);
   }
@@ -95,11 +64,7 @@ class Builder {
 
 BuiltProgram build(const Program& p) {
   Builder b;
-  b.out.model.set_ir_version(8);
-  b.out.model.set_producer_name("seqconf-fuzz");
-  auto* opset = b.out.model.add_opset_import();
-  opset->set_domain("");
-  opset->set_version(17);
+  b.out.model = model::make_model(onnx::GraphProto(), 17, "seqconf-fuzz");
   b.g = b.out.model.mutable_graph();
   b.g->set_name("fuzz");
 
@@ -111,7 +76,7 @@ BuiltProgram build(const Program& p) {
       break;
     case SourceKind::empty: {
       auto& n = b.node("SequenceEmpty", {}, {"seq_empty"});
-      add_attr_int(n, "dtype", static_cast<int64_t>(p.elem));
+      model::add_int_attribute(n, "dtype", static_cast<int64_t>(p.elem));
       cur = "seq_empty";
       cur_op = "SequenceEmpty";
       break;
@@ -152,25 +117,25 @@ BuiltProgram build(const Program& p) {
       }
       case StepKind::at:
         b.node(op, {cur, b.input("pos" + id, *s.position)}, {"at" + id});
-        b.output("at" + id, tensor_type(p.elem, nullptr), op);
+        b.output("at" + id, tensor_type(p.elem), op);
         break;
       case StepKind::length:
         b.node(op, {cur}, {"len" + id});
-        b.output("len" + id, tensor_type(DataType::int64, nullptr), op);
+        b.output("len" + id, tensor_type(DataType::int64), op);
         break;
       case StepKind::concat: {
         auto& n = b.node(op, {cur}, {"concat" + id});
-        add_attr_int(n, "axis", s.axis.value_or(0));
-        if (s.new_axis) add_attr_int(n, "new_axis", s.new_axis);
-        b.output("concat" + id, tensor_type(p.elem, nullptr), op);
+        model::add_int_attribute(n, "axis", s.axis.value_or(0));
+        if (s.new_axis) model::add_int_attribute(n, "new_axis", s.new_axis);
+        b.output("concat" + id, tensor_type(p.elem), op);
         break;
       }
       case StepKind::split: {
         std::vector<std::string> ins = {b.input("x" + id, *s.tensor)};
         if (s.split) ins.push_back(b.input("split" + id, *s.split));
         auto& n = b.node(op, ins, {"split" + id});
-        if (s.axis) add_attr_int(n, "axis", *s.axis);
-        if (s.keepdims) add_attr_int(n, "keepdims", *s.keepdims);
+        if (s.axis) model::add_int_attribute(n, "axis", *s.axis);
+        if (s.keepdims) model::add_int_attribute(n, "keepdims", *s.keepdims);
         b.output("split" + id, sequence_type(s.tensor->dtype()), op);
         break;
       }
@@ -182,10 +147,7 @@ BuiltProgram build(const Program& p) {
         for (size_t j = 0; j < types.size(); ++j)
           outs.push_back("map" + id + "_" + std::to_string(j));
         auto& n = b.node(op, ins, outs);
-        auto* a = n.add_attribute();
-        a->set_name("body");
-        a->set_type(onnx::AttributeProto::GRAPH);
-        *a->mutable_g() = gens::body_graph(s.body, p.elem);
+        model::add_graph_attribute(n, "body", gens::body_graph(s.body, p.elem));
         for (size_t j = 0; j < types.size(); ++j) b.output(outs[j], sequence_type(types[j]), op);
         break;
       }

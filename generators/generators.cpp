@@ -1,5 +1,6 @@
 // Printers for counterexamples and the SequenceMap bodies of gen_body.h.
 #include "generators/generators.h"
+#include "reference/model_builder.h"
 
 #include <cstdio>
 #include <sstream>
@@ -171,19 +172,12 @@ Tensor shape_of(const Tensor& t) {
 }
 
 onnx::ValueInfoProto tensor_info(const std::string& name, DataType elem) {
-  onnx::ValueInfoProto v;
-  v.set_name(name);
-  v.mutable_type()->mutable_tensor_type()->set_elem_type(static_cast<int32_t>(elem));
-  return v;
+  return model::value_info(name, model::tensor_type(elem));
 }
 
 void add_node(onnx::GraphProto& g, const std::string& op, std::vector<std::string> inputs,
               const std::string& output) {
-  onnx::NodeProto* n = g.add_node();
-  n->set_op_type(op);
-  n->set_name(op + "_" + output);
-  for (const auto& i : inputs) n->add_input(i);
-  n->add_output(output);
+  *g.add_node() = model::node(op, inputs, {output}, op + "_" + output);
 }
 
 }  // namespace

@@ -4,26 +4,22 @@
 
 #include "reference/interpreter/interpreter.h"
 #include "reference/proto.h"
+#include "reference/model_builder.h"
 
 namespace seqconf::properties {
 
 onnx::ModelProto sequence_map_expansion_model(const Sequence& input_sequence,
                                               const std::vector<Value>& additional_inputs,
                                               const onnx::GraphProto& body) {
-  onnx::NodeProto node;
-  node.set_op_type("SequenceMap");
-  node.set_name("sequence_map");
+  std::vector<std::string> inputs = {"input_sequence"}, outputs;
   std::vector<onnx::TypeProto> input_types = {type_of(input_sequence)};
-  node.add_input("input_sequence");
   for (size_t k = 0; k < additional_inputs.size(); ++k) {
-    node.add_input("additional_input_" + std::to_string(k));
+    inputs.push_back("additional_input_" + std::to_string(k));
     input_types.push_back(type_of(additional_inputs[k]));
   }
-  for (int j = 0; j < body.output_size(); ++j) node.add_output("out_sequence_" + std::to_string(j));
-  onnx::AttributeProto* attr = node.add_attribute();
-  attr->set_name("body");
-  attr->set_type(onnx::AttributeProto::GRAPH);
-  *attr->mutable_g() = body;
+  for (int j = 0; j < body.output_size(); ++j) outputs.push_back("out_sequence_" + std::to_string(j));
+  onnx::NodeProto node = model::node("SequenceMap", inputs, outputs, "sequence_map");
+  model::add_graph_attribute(node, "body", body);
 
   const onnx::OpSchema* schema = onnx::OpSchemaRegistry::Schema("SequenceMap", 17, "");
   if (!schema || !schema->HasContextDependentFunction())
@@ -44,16 +40,10 @@ onnx::ModelProto sequence_map_expansion_model(const Sequence& input_sequence,
   }
   onnx::GraphProto* g = model.mutable_graph();
   g->set_name("SequenceMap_expanded");
-  for (int i = 0; i < fn.input_size(); ++i) {
-    auto* in = g->add_input();
-    in->set_name(fn.input(i));
-    *in->mutable_type() = input_types.at(static_cast<size_t>(i));
-  }
-  for (int j = 0; j < fn.output_size(); ++j) {
-    auto* out = g->add_output();
-    out->set_name(fn.output(j));
-    *out->mutable_type()->mutable_sequence_type()->mutable_elem_type() = body.output(j).type();
-  }
+  for (int i = 0; i < fn.input_size(); ++i)
+    *g->add_input() = model::value_info(fn.input(i), input_types.at(static_cast<size_t>(i)));
+  for (int j = 0; j < fn.output_size(); ++j)
+    *g->add_output() = model::value_info(fn.output(j), model::sequence_of(body.output(j).type()));
   *g->mutable_node() = fn.node();
   return model;
 }

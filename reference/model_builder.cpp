@@ -83,8 +83,32 @@ onnx::AttributeProto& new_attribute(onnx::NodeProto& node, const std::string& na
 }
 }  // namespace
 
+onnx::AttributeProto int_attribute(const std::string& name, int64_t value) {
+  onnx::AttributeProto a;
+  a.set_name(name);
+  a.set_type(onnx::AttributeProto::INT);
+  a.set_i(value);
+  return a;
+}
+
+onnx::AttributeProto graph_attribute(const std::string& name, onnx::GraphProto graph) {
+  onnx::AttributeProto a;
+  a.set_name(name);
+  a.set_type(onnx::AttributeProto::GRAPH);
+  *a.mutable_g() = std::move(graph);
+  return a;
+}
+
+onnx::AttributeProto tensor_attribute(const std::string& name, onnx::TensorProto tensor) {
+  onnx::AttributeProto a;
+  a.set_name(name);
+  a.set_type(onnx::AttributeProto::TENSOR);
+  *a.mutable_t() = std::move(tensor);
+  return a;
+}
+
 void add_int_attribute(onnx::NodeProto& node, const std::string& name, int64_t value) {
-  new_attribute(node, name, onnx::AttributeProto::INT).set_i(value);
+  *node.add_attribute() = int_attribute(name, value);
 }
 
 void add_float_attribute(onnx::NodeProto& node, const std::string& name, float value) {
@@ -102,11 +126,11 @@ void add_ints_attribute(onnx::NodeProto& node, const std::string& name,
 }
 
 void add_graph_attribute(onnx::NodeProto& node, const std::string& name, onnx::GraphProto graph) {
-  *new_attribute(node, name, onnx::AttributeProto::GRAPH).mutable_g() = std::move(graph);
+  *node.add_attribute() = graph_attribute(name, std::move(graph));
 }
 
 void add_tensor_attribute(onnx::NodeProto& node, const std::string& name, onnx::TensorProto tensor) {
-  *new_attribute(node, name, onnx::AttributeProto::TENSOR).mutable_t() = std::move(tensor);
+  *node.add_attribute() = tensor_attribute(name, std::move(tensor));
 }
 
 int64_t ir_version_for(int64_t opset) {

@@ -37,7 +37,11 @@ onnx::ValueInfoProto value_info(const std::string& name, onnx::TypeProto type);
 // A node; an empty name leaves the name unset.
 onnx::NodeProto node(const std::string& op, const std::vector<std::string>& inputs,
                      const std::vector<std::string>& outputs, const std::string& name = "");
-// Attributes, appended in call order.
+// Attributes as values (for node(op, inputs, outputs, attributes) and subgraph builders).
+onnx::AttributeProto int_attribute(const std::string& name, int64_t value);
+onnx::AttributeProto graph_attribute(const std::string& name, onnx::GraphProto graph);
+onnx::AttributeProto tensor_attribute(const std::string& name, onnx::TensorProto tensor);
+// Attributes appended to a node, in call order.
 void add_int_attribute(onnx::NodeProto& node, const std::string& name, int64_t value);
 void add_float_attribute(onnx::NodeProto& node, const std::string& name, float value);
 void add_string_attribute(onnx::NodeProto& node, const std::string& name, const std::string& value);

@@ -5,6 +5,7 @@
 
 #include "reference/error.h"
 #include "reference/proto.h"
+#include "reference/model_builder.h"
 
 #if SEQCONF_HAVE_ORT
 
@@ -321,13 +322,8 @@ onnx::ModelProto with_empty_sequences(
   google::protobuf::RepeatedPtrField<onnx::NodeProto> nodes;
   for (const auto& [name, dtype] : empties) {
     auto* n = nodes.Add();
-    n->set_op_type("SequenceEmpty");
-    n->set_name("seqconf_empty_" + name);
-    n->add_output(name);
-    auto* a = n->add_attribute();
-    a->set_name("dtype");
-    a->set_type(onnx::AttributeProto::INT);
-    a->set_i(static_cast<int64_t>(dtype));
+    *n = model::node("SequenceEmpty", {}, {name}, "seqconf_empty_" + name);
+    model::add_int_attribute(*n, "dtype", static_cast<int64_t>(dtype));
   }
   for (const auto& n : g->node()) *nodes.Add() = n;
   g->mutable_node()->Swap(&nodes);

@@ -20,6 +20,7 @@
 
 #include "reference/error.h"
 #include "reference/proto.h"
+#include "reference/model_builder.h"
 
 extern char** environ;
 
@@ -185,10 +186,9 @@ int32_t seq_elem_type(const onnx::TypeProto& t) {
   return t.sequence_type().elem_type().tensor_type().elem_type();
 }
 
+// An element type as the model names it (any TensorProto data type, known to the suite or not).
 onnx::TypeProto tensor_type(int32_t elem_type) {
-  onnx::TypeProto t;
-  t.mutable_tensor_type()->set_elem_type(elem_type);
-  return t;
+  return model::tensor_type(static_cast<DataType>(elem_type));
 }
 
 std::string lifted_name(const std::string& name, const char* what, size_t k) {
@@ -199,10 +199,7 @@ onnx::NodeProto* add_node(google::protobuf::RepeatedPtrField<onnx::NodeProto>& n
                           const std::string& op, const std::vector<std::string>& inputs,
                           const std::string& output) {
   auto* n = nodes.Add();
-  n->set_op_type(op);
-  n->set_name("seqconf_lift_" + output);
-  for (const auto& i : inputs) n->add_input(i);
-  n->add_output(output);
+  *n = model::node(op, inputs, {output}, "seqconf_lift_" + output);
   return n;
 }
 
@@ -249,18 +246,13 @@ onnx::ModelProto lift_sequences(const onnx::ModelProto& model,
     if (n == 0) {
       // Clause SequenceEmpty.summary.
       auto* node = add_node(nodes, "SequenceEmpty", {}, in.name());
-      auto* a = node->add_attribute();
-      a->set_name("dtype");
-      a->set_type(onnx::AttributeProto::INT);
-      a->set_i(elem);
+      model::add_int_attribute(*node, "dtype", elem);
       continue;
     }
     std::vector<std::string> parts;
     for (size_t i = 0; i < n; ++i) {
       parts.push_back(lifted_name(in.name(), "item", i));
-      auto* v = inputs.Add();
-      v->set_name(parts.back());
-      *v->mutable_type() = tensor_type(elem);
+      *inputs.Add() = model::value_info(parts.back(), tensor_type(elem));
     }
     // Clause SequenceConstruct.summary.
     add_node(nodes, "SequenceConstruct", parts, in.name());
@@ -279,25 +271,19 @@ onnx::ModelProto lift_sequences(const onnx::ModelProto& model,
       // Clause SequenceLength.summary.
       const std::string len = lifted_name(out.name(), "length", 0);
       add_node(nodes, "SequenceLength", {out.name()}, len);
-      auto* v = outputs.Add();
-      v->set_name(len);
-      *v->mutable_type() = tensor_type(onnx::TensorProto::INT64);
+      *outputs.Add() = model::value_info(len, tensor_type(onnx::TensorProto::INT64));
     } else {
       const size_t n = j < output_lengths->size() ? (*output_lengths)[j] : 0;
       for (size_t i = 0; i < n; ++i) {
         const std::string pos = lifted_name(out.name(), "position", i);
-        auto* c = add_node(nodes, "Constant", {}, pos);
-        auto* a = c->add_attribute();
-        a->set_name("value");
-        a->set_type(onnx::AttributeProto::TENSOR);
-        a->mutable_t()->set_data_type(onnx::TensorProto::INT64);
-        a->mutable_t()->add_int64_data(static_cast<int64_t>(i));
+        onnx::TensorProto position;
+        position.set_data_type(onnx::TensorProto::INT64);
+        position.add_int64_data(static_cast<int64_t>(i));
+        model::add_tensor_attribute(*add_node(nodes, "Constant", {}, pos), "value", position);
         const std::string item = lifted_name(out.name(), "at", i);
         // Clause SequenceAt.summary.
         add_node(nodes, "SequenceAt", {out.name(), pos}, item);
-        auto* v = outputs.Add();
-        v->set_name(item);
-        *v->mutable_type() = tensor_type(elem);
+        *outputs.Add() = model::value_info(item, tensor_type(elem));
       }
     }
     ++j;

@@ -13,8 +13,8 @@
 #include <set>
 #include <sstream>
 
-#include <nlohmann/json.hpp>
 
+#include "cases/case_json.h"
 #include "reference/ops/ops.h"
 #include "reference/proto.h"
 
@@ -22,7 +22,6 @@ namespace seqconf {
 namespace {
 
 namespace fs = std::filesystem;
-using json = nlohmann::json;
 
 const fs::path kCorpus = SEQCONF_CORPUS_DIR;
 
@@ -81,7 +80,7 @@ ops::SequenceMapBody body_callable(const onnx::GraphProto& body,
 }
 
 struct Loaded {
-  json meta;
+  CaseJson meta;
   onnx::ModelProto model;
   std::map<std::string, Value> inputs;  // by graph input name
   std::vector<Value> outputs;           // expected
@@ -90,7 +89,7 @@ struct Loaded {
 Loaded load(const std::string& folder) {
   Loaded l;
   const fs::path dir = kCorpus / folder;
-  l.meta = json::parse(read_file(dir / "case.json"));
+  l.meta = parse_case_json(read_file(dir / "case.json"));
   if (!l.model.ParseFromString(read_file(dir / "model.onnx")))
     throw std::runtime_error(folder + ": model.onnx does not parse");
   const auto& g = l.model.graph();
@@ -141,12 +140,13 @@ std::vector<Value> evaluate(const Loaded& l, Policy policy) {
   throw std::runtime_error("unexpected operator " + op);
 }
 
-// Checks the evaluation under `policy` against an expectation object of case.json.
-void check(const Loaded& l, Policy policy, const json& expectation) {
-  const bool expect_error = expectation.at("kind") == "error";
+// Checks the evaluation under `policy` against an expectation of case.json (an error code, or
+// the expected outputs).
+void check(const Loaded& l, Policy policy, const std::optional<std::string>& expected_error) {
+  const bool expect_error = expected_error.has_value();
   try {
     const std::vector<Value> got = evaluate(l, policy);
-    ASSERT_FALSE(expect_error) << "no error; expected " << expectation.at("code");
+    ASSERT_FALSE(expect_error) << "no error; expected " << *expected_error;
     ASSERT_EQ(got.size(), l.outputs.size());
     for (size_t i = 0; i < got.size(); ++i)
       EXPECT_TRUE(got[i].identical(l.outputs[i])) << "output " << i << ": got " << got[i].describe()
@@ -154,7 +154,7 @@ void check(const Loaded& l, Policy policy, const json& expectation) {
   } catch (const Error& e) {
     ASSERT_TRUE(expect_error) << "unexpected error " << error_code_name(e.code()) << ": "
                               << e.what();
-    EXPECT_EQ(std::string(error_code_name(e.code())), expectation.at("code").get<std::string>())
+    EXPECT_EQ(std::string(error_code_name(e.code())), *expected_error)
         << e.what();
   }
 }
@@ -165,14 +165,14 @@ TEST_P(CorpusCase, ReferenceMatchesExpectation) {
   const Loaded l = load(GetParam());
   // Every corpus model holds the one node under test.
   ASSERT_EQ(l.model.graph().node_size(), 1) << GetParam();
-  const bool must_reject = l.meta.at("expectation").at("kind") == "error";
+  const bool must_reject = l.meta.expected_error.has_value();
   // Must-reject cases carry no outputs; valid cases one per graph output.
   EXPECT_EQ(l.outputs.size(),
             must_reject ? 0u : static_cast<size_t>(l.model.graph().output_size()));
-  check(l, Policy::lenient, l.meta.at("expectation"));
-  if (l.meta.at("clarity") == "ambiguous") {
-    ASSERT_TRUE(l.meta.contains("strict_expectation"));
-    check(l, Policy::strict, l.meta.at("strict_expectation"));
+  check(l, Policy::lenient, l.meta.expected_error);
+  if (l.meta.clarity == "ambiguous") {
+    ASSERT_TRUE(l.meta.has_strict_expectation);
+    check(l, Policy::strict, l.meta.strict_expected_error);
   }
 }
 
@@ -194,10 +194,10 @@ TEST(Corpus, SizeAndTypeCoverage) {
   std::map<std::string, std::set<std::string>> types;
   std::set<std::string> ids;
   for (const auto& f : folders) {
-    const json meta = json::parse(read_file(kCorpus / f / "case.json"));
-    rejects += meta.at("expectation").at("kind") == "error";
-    types[meta.at("op")].insert(meta.at("dtype").get<std::string>());
-    EXPECT_TRUE(ids.insert(meta.at("id").get<std::string>()).second) << meta.at("id");
+    const CaseJson meta = parse_case_json(read_file(kCorpus / f / "case.json"));
+    rejects += meta.expected_error.has_value();
+    types[meta.op].insert(meta.dtype);
+    EXPECT_TRUE(ids.insert(meta.id).second) << meta.id;
   }
   EXPECT_GE(rejects, 50u);
   EXPECT_EQ(types.size(), 5u);

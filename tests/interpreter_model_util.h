@@ -1,4 +1,5 @@
-// Builders for small ONNX models in tests of the interpreter, the fixtures and the harness.
+// Small ONNX models in tests, on reference/model_builder.h: nodes with attribute lists, graphs
+// from (name, type) pairs.
 #pragma once
 
 #include <string>
@@ -8,52 +9,30 @@
 #include <onnx/onnx_pb.h>
 
 #include "reference/dtype.h"
+#include "reference/model_builder.h"
 #include "reference/proto.h"
 
 namespace seqconf::testing {
 
-inline onnx::TypeProto tensor_type(DataType d) {
-  onnx::TypeProto t;
-  t.mutable_tensor_type()->set_elem_type(static_cast<int32_t>(d));
-  return t;
-}
-inline onnx::TypeProto seq_type(DataType d) {
-  onnx::TypeProto t;
-  *t.mutable_sequence_type()->mutable_elem_type() = tensor_type(d);
-  return t;
-}
+using model::tensor_type;
+inline onnx::TypeProto seq_type(DataType d) { return model::sequence_type(d); }
 
 inline onnx::AttributeProto int_attr(const std::string& name, int64_t v) {
-  onnx::AttributeProto a;
-  a.set_name(name);
-  a.set_type(onnx::AttributeProto::INT);
-  a.set_i(v);
-  return a;
+  return model::int_attribute(name, v);
 }
 inline onnx::AttributeProto graph_attr(const std::string& name, const onnx::GraphProto& g) {
-  onnx::AttributeProto a;
-  a.set_name(name);
-  a.set_type(onnx::AttributeProto::GRAPH);
-  *a.mutable_g() = g;
-  return a;
+  return model::graph_attribute(name, g);
 }
 inline onnx::AttributeProto tensor_attr(const std::string& name, const Tensor& t) {
-  onnx::AttributeProto a;
-  a.set_name(name);
-  a.set_type(onnx::AttributeProto::TENSOR);
-  *a.mutable_t() = tensor_to_proto(t, TensorEncoding::typed_fields);
-  return a;
+  return model::tensor_attribute(name, tensor_to_proto(t, TensorEncoding::typed_fields));
 }
 
 inline onnx::NodeProto node(const std::string& op, std::vector<std::string> inputs,
                             std::vector<std::string> outputs,
                             std::vector<onnx::AttributeProto> attrs = {},
                             const std::string& domain = "") {
-  onnx::NodeProto n;
-  n.set_op_type(op);
+  onnx::NodeProto n = model::node(op, inputs, outputs);
   if (!domain.empty()) n.set_domain(domain);
-  for (auto& i : inputs) n.add_input(i);
-  for (auto& o : outputs) n.add_output(o);
   for (auto& a : attrs) *n.add_attribute() = a;
   return n;
 }
@@ -65,28 +44,13 @@ inline onnx::GraphProto graph(const std::string& name, std::vector<onnx::NodePro
   onnx::GraphProto g;
   g.set_name(name);
   for (auto& n : nodes) *g.add_node() = n;
-  for (auto& [n, t] : inputs) {
-    auto* vi = g.add_input();
-    vi->set_name(n);
-    *vi->mutable_type() = t;
-  }
-  for (auto& [n, t] : outputs) {
-    auto* vi = g.add_output();
-    vi->set_name(n);
-    *vi->mutable_type() = t;
-  }
+  for (auto& [n, t] : inputs) *g.add_input() = model::value_info(n, t);
+  for (auto& [n, t] : outputs) *g.add_output() = model::value_info(n, t);
   return g;
 }
 
 inline onnx::ModelProto model(int64_t opset, onnx::GraphProto g) {
-  onnx::ModelProto m;
-  m.set_ir_version(8);
-  m.set_producer_name("seqconf-test");
-  auto* o = m.add_opset_import();
-  o->set_domain("");
-  o->set_version(opset);
-  *m.mutable_graph() = std::move(g);
-  return m;
+  return model::make_model(std::move(g), opset, "seqconf-test", 8);
 }
 
 }  // namespace seqconf::testing

@@ -17,6 +17,7 @@
 
 #include "reference/proto.h"
 #include "reference/value.h"
+#include "tests/interpreter_model_util.h"
 #include "runtimes/onnxruntime.h"
 #include "runtimes/runtime.h"
 
@@ -153,43 +154,23 @@ inline ::testing::AssertionResult values_close(const Value& expected, const Valu
   return values_close(*e.element, *a.element);
 }
 
-inline onnx::TypeProto tensor_type(DataType d) {
-  onnx::TypeProto t;
-  t.mutable_tensor_type()->set_elem_type(static_cast<int32_t>(d));
-  return t;
-}
-inline onnx::TypeProto seq_type(DataType d) {
-  onnx::TypeProto t;
-  *t.mutable_sequence_type()->mutable_elem_type() = tensor_type(d);
-  return t;
-}
-
 // One node; graph inputs/outputs are the node's, in order.
 inline onnx::ModelProto single_node(
     const std::string& op, const std::vector<std::pair<std::string, onnx::TypeProto>>& ins,
     const std::vector<std::pair<std::string, onnx::TypeProto>>& outs) {
-  onnx::ModelProto m;
-  m.set_ir_version(8);
-  auto* opset = m.add_opset_import();
-  opset->set_domain("");
-  opset->set_version(17);
-  auto* g = m.mutable_graph();
-  g->set_name(op);
-  auto* node = g->add_node();
-  node->set_op_type(op);
+  onnx::GraphProto g;
+  g.set_name(op);
+  std::vector<std::string> in_names, out_names;
   for (const auto& [name, type] : ins) {
-    node->add_input(name);
-    auto* vi = g->add_input();
-    vi->set_name(name);
-    *vi->mutable_type() = type;
+    in_names.push_back(name);
+    *g.add_input() = model::value_info(name, type);
   }
   for (const auto& [name, type] : outs) {
-    node->add_output(name);
-    auto* vi = g->add_output();
-    vi->set_name(name);
-    *vi->mutable_type() = type;
+    out_names.push_back(name);
+    *g.add_output() = model::value_info(name, type);
   }
-  return m;
+  *g.add_node() = model::node(op, in_names, out_names);
+  return model::make_model(std::move(g), 17, "", 8);
 }
 
 // ONNX Runtime, loaded once per test program; null with the reason in *why when it is not

@@ -134,7 +134,7 @@ TEST(DiffFuzz, BrokenInsertIsFoundAndShrunk) {
     EXPECT_TRUE(fs::exists(o.out / f.folder / "model.onnx"));
     EXPECT_TRUE(fs::exists(o.out / f.folder / "case.json"));
     // The fixture cites a sentence of SequenceInsert's spec text.
-    const std::string spec = f.case_json.value("spec", "");
+    const std::string spec = f.case_json.spec;
     EXPECT_FALSE(spec.empty()) << f.id;
     EXPECT_NE(insert_spec_text().find(spec), std::string::npos) << f.id << ": " << spec;
   }
