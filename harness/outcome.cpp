@@ -1,5 +1,7 @@
 #include "harness/outcome.h"
 
+#include <algorithm>
+
 namespace seqconf {
 
 std::string_view status_name(Status s) {
@@ -41,6 +43,66 @@ std::optional<Reason> reason_from_name(std::string_view name) {
   for (const auto& e : kReasonEntries)
     if (e.name == name) return e.reason;
   return std::nullopt;
+}
+
+void Tally::add(const Outcome& o) {
+  ++total;
+  switch (o.status) {
+    case Status::pass:
+      ++passed;
+      break;
+    case Status::fail:
+      ++failed;
+      break;
+    case Status::error:
+      ++errored;
+      break;
+    case Status::not_supported:
+      ++not_supported;
+      break;
+    case Status::crash:
+      ++crashed;
+      break;
+    case Status::timeout:
+      ++timed_out;
+      break;
+    case Status::skipped:
+      ++skipped;
+      break;
+  }
+  findings += static_cast<int>(o.findings.size());
+  ambiguities += static_cast<int>(o.ambiguities.size());
+}
+
+Tally& Tally::operator+=(const Tally& o) {
+  total += o.total, passed += o.passed, failed += o.failed, errored += o.errored;
+  not_supported += o.not_supported, crashed += o.crashed, timed_out += o.timed_out;
+  skipped += o.skipped, findings += o.findings, ambiguities += o.ambiguities;
+  return *this;
+}
+
+Tally tally(const std::vector<Outcome>& outcomes) {
+  Tally t;
+  for (const auto& o : outcomes) t.add(o);
+  return t;
+}
+
+std::string summary_line(const Tally& t, const std::string& runtime) {
+  auto n = [](int v) { return std::to_string(v); };
+  return runtime + ": " + n(t.total) + " cases: " + n(t.passed) + " pass, " + n(t.failed) +
+         " fail, " + n(t.errored) + " error, " + n(t.not_supported) + " not_supported, " +
+         n(t.crashed) + " crash, " + n(t.timed_out) + " timeout, " + n(t.skipped) + " skipped; " +
+         n(t.findings) +
+         " static findings, " + n(t.ambiguities) + " ambiguities met";
+}
+
+std::string outcome_line(const Outcome& o) {
+  std::string s(status_name(o.status));
+  std::transform(s.begin(), s.end(), s.begin(), ::toupper);
+  s += " " + o.case_id;
+  if (o.reason != Reason::none) s += " [" + std::string(reason_name(o.reason)) + "]";
+  if (!o.message.empty()) s += " " + o.message;
+  return s;
 }
 
 }  // namespace seqconf

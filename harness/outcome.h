@@ -83,4 +83,20 @@ struct Outcome {
   std::vector<StaticFinding> findings;  // static checks (independent of the runtime)
 };
 
+// Counts of outcomes by status, with the static findings and spec ambiguities they carry.
+// The one tally of the suite: the console summary line, the report's summary and its per-op
+// table all count with it.
+struct Tally {
+  int total = 0, passed = 0, failed = 0, errored = 0, not_supported = 0, crashed = 0,
+      timed_out = 0, skipped = 0;
+  int findings = 0, ambiguities = 0;
+  void add(const Outcome& o);
+  Tally& operator+=(const Tally& other);
+};
+Tally tally(const std::vector<Outcome>& outcomes);
+// "<runtime>: 26 cases: 26 pass, 0 fail, ..." in one line.
+std::string summary_line(const Tally& t, const std::string& runtime);
+// One line for a non-passing outcome: "FAIL <id> [reason] message".
+std::string outcome_line(const Outcome& o);
+
 }  // namespace seqconf

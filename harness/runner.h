@@ -25,14 +25,5 @@ struct RunOptions {
 // pass. A case that cannot be loaded -> status error, reason load_error, naming the file.
 Outcome run_case(const Case& c, Runtime& runtime, const RunOptions& options = {});
 
-struct Tally {
-  size_t total = 0, pass = 0, fail = 0, error = 0, not_supported = 0, crash = 0, timeout = 0,
-         skipped = 0, findings = 0, ambiguities = 0;
-};
-Tally tally(const std::vector<Outcome>& outcomes);
-// "26 cases: 26 pass, 0 fail, ..." in one line.
-std::string summary_line(const Tally& t, const std::string& runtime);
-// One line for a non-passing outcome: "FAIL <id> [reason] message".
-std::string outcome_line(const Outcome& o);
 
 }  // namespace seqconf

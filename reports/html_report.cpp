@@ -218,7 +218,8 @@ std::string report_to_html(const Report& r) {
       << "</td><td class=\"n\">" << x.failed << "</td><td class=\"n\">" << x.errored
       << "</td><td class=\"n\">" << x.not_supported << "</td><td class=\"n\">" << x.crashed
       << "</td><td class=\"n\">" << x.timed_out << "</td><td class=\"n\">" << x.skipped
-      << "</td><td class=\"n\">" << x.expected << "</td><td class=\"n\">" << x.unexpected
+      << "</td><td class=\"n\">" << x.expected_failures << "</td><td class=\"n\">"
+      << x.unexpected_failures + x.unexpected_passes
       << "</td></tr>\n";
   h << "</table>\n";
 

@@ -111,44 +111,7 @@ void recompute(Report& r) {
   std::map<std::tuple<std::string, std::string, std::string>, AggregatedFinding> findings;
   for (const auto& c : r.cases) {
     const Outcome& o = c.outcome;
-    ++s.total;
-    switch (o.status) {
-      case Status::pass:
-        ++s.passed;
-        break;
-      case Status::fail:
-        ++s.failed;
-        break;
-      case Status::error:
-        ++s.errored;
-        break;
-      case Status::not_supported:
-        ++s.not_supported;
-        break;
-      case Status::crash:
-        ++s.crashed;
-        break;
-      case Status::timeout:
-        ++s.timed_out;
-        break;
-      case Status::skipped:
-        ++s.skipped;
-        break;
-    }
-    switch (c.verdict) {
-      case Verdict::expected_failure:
-        ++s.expected_failures;
-        break;
-      case Verdict::unexpected_failure:
-        ++s.unexpected_failures;
-        break;
-      case Verdict::unexpected_pass:
-        ++s.unexpected_passes;
-        break;
-      case Verdict::pass:
-      case Verdict::skipped:
-        break;
-    }
+    s.add(c);
     const std::string dtype = o.dtype.empty() ? std::string(kNoDtype) : o.dtype;
     auto& cell = cells[{o.op, dtype}];
     cell.op = o.op;
@@ -220,38 +183,27 @@ Report merge(const std::vector<Report>& parts, std::vector<std::string> sources)
   return r;
 }
 
-std::map<std::string, OpCounts> counts_per_op(const Report& r) {
-  std::map<std::string, OpCounts> m;
-  for (const auto& c : r.cases) {
-    auto& x = m[c.outcome.op];
-    ++x.total;
-    switch (c.outcome.status) {
-      case Status::pass:
-        ++x.passed;
-        break;
-      case Status::fail:
-        ++x.failed;
-        break;
-      case Status::error:
-        ++x.errored;
-        break;
-      case Status::not_supported:
-        ++x.not_supported;
-        break;
-      case Status::crash:
-        ++x.crashed;
-        break;
-      case Status::timeout:
-        ++x.timed_out;
-        break;
-      case Status::skipped:
-        ++x.skipped;
-        break;
-    }
-    if (c.verdict == Verdict::expected_failure) ++x.expected;
-    if (c.verdict == Verdict::unexpected_failure || c.verdict == Verdict::unexpected_pass)
-      ++x.unexpected;
+void Summary::add(const CaseRecord& c) {
+  Tally::add(c.outcome);
+  switch (c.verdict) {
+    case Verdict::expected_failure:
+      ++expected_failures;
+      break;
+    case Verdict::unexpected_failure:
+      ++unexpected_failures;
+      break;
+    case Verdict::unexpected_pass:
+      ++unexpected_passes;
+      break;
+    case Verdict::pass:
+    case Verdict::skipped:
+      break;
   }
+}
+
+std::map<std::string, Summary> counts_per_op(const Report& r) {
+  std::map<std::string, Summary> m;
+  for (const auto& c : r.cases) m[c.outcome.op].add(c);
   return m;
 }
 
@@ -268,19 +220,20 @@ std::string summary_text(const Report& r) {
   };
   row("op", "passed/total", "not_supp", "failed", "errored", "crashed", "timeout", "expected",
       "unexpected");
-  OpCounts t;
-  const auto add = [&](const std::string& name, const OpCounts& x) {
+  Summary t;
+  const auto add = [&](const std::string& name, const Summary& x) {
     row(name, std::to_string(x.passed) + "/" + std::to_string(x.total),
         std::to_string(x.not_supported).c_str(), std::to_string(x.failed).c_str(),
         std::to_string(x.errored).c_str(), std::to_string(x.crashed).c_str(),
-        std::to_string(x.timed_out).c_str(), std::to_string(x.expected).c_str(),
-        std::to_string(x.unexpected).c_str());
+        std::to_string(x.timed_out).c_str(), std::to_string(x.expected_failures).c_str(),
+        std::to_string(x.unexpected_failures + x.unexpected_passes).c_str());
   };
   for (const auto& [op, x] : m) {
     add(op, x);
-    t.total += x.total, t.passed += x.passed, t.not_supported += x.not_supported;
-    t.failed += x.failed, t.errored += x.errored, t.crashed += x.crashed;
-    t.timed_out += x.timed_out, t.expected += x.expected, t.unexpected += x.unexpected;
+    t.Tally::operator+=(x);
+    t.expected_failures += x.expected_failures;
+    t.unexpected_failures += x.unexpected_failures;
+    t.unexpected_passes += x.unexpected_passes;
   }
   add("total", t);
   return out;

@@ -47,18 +47,13 @@ struct CaseRecord {
 // Applies the expectation (or its absence) to one outcome.
 Verdict judge(const Outcome& outcome, const Expectation* expectation);
 
-struct Summary {
-  int total = 0;
-  int passed = 0;
-  int failed = 0;
-  int errored = 0;
-  int not_supported = 0;
-  int crashed = 0;
-  int timed_out = 0;
-  int skipped = 0;
+// The outcomes' tally with the verdicts of the expectations: for the whole report and per
+// operator.
+struct Summary : Tally {
   int expected_failures = 0;
   int unexpected_failures = 0;
   int unexpected_passes = 0;
+  void add(const CaseRecord& c);
   // Exit code 1 of a run iff this holds.
   bool has_unexpected() const { return unexpected_failures > 0 || unexpected_passes > 0; }
 };
@@ -127,12 +122,8 @@ void recompute(Report& report);
 // reports are of different runtimes or share a case id.
 Report merge(const std::vector<Report>& parts, std::vector<std::string> sources);
 
-// Counts per operator (for the end-of-run table and the per-op table of the HTML page).
-struct OpCounts {
-  int total = 0, passed = 0, failed = 0, errored = 0, not_supported = 0, crashed = 0, timed_out = 0,
-      skipped = 0, expected = 0, unexpected = 0;
-};
-std::map<std::string, OpCounts> counts_per_op(const Report& report);
+// The summary of each operator's cases (the end-of-run table, the per-op table of the HTML).
+std::map<std::string, Summary> counts_per_op(const Report& report);
 
 // The end-of-run table: one line per op (passed/total, not supported, failed, errored,
 // crashed, timed out, expected, unexpected) and a total line.
