@@ -61,10 +61,13 @@ std::string_view reason_name(Reason r);
 // The inverse of reason_name; nullopt for a name that is none of them.
 std::optional<Reason> reason_from_name(std::string_view name);
 
-// A static check's disagreement with a case: onnx::checker rejecting the model, or ONNX shape
-// inference inferring an output type/shape that the expected output contradicts.
+// A static check's disagreement with a case: onnx::checker rejecting the model, ONNX shape
+// inference inferring an output type/shape that the expected output contradicts, or ONNX's
+// library crashing or hanging on the model.
 struct StaticFinding {
-  std::string check;    // "checker" | "shape_inference"
+  // "checker" | "shape_inference" | "checker_crash" | "checker_timeout" |
+  // "shape_inference_crash" | "shape_inference_timeout"
+  std::string check;
   std::string message;  // names the output and both types/shapes
 };
 
@@ -81,6 +84,9 @@ struct Outcome {
   double duration_ms = 0;
   std::vector<Ambiguity> ambiguities;   // spec ambiguities the case passed through
   std::vector<StaticFinding> findings;  // static checks (independent of the runtime)
+  // Why the static checks were not applied (the model is newer than the ONNX library the suite
+  // was built with); empty when they were, or were turned off.
+  std::string static_checks_not_applicable;
 };
 
 // Counts of outcomes by status, with the static findings and spec ambiguities they carry.

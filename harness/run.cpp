@@ -9,6 +9,7 @@
 #include <thread>
 #include <vector>
 
+#include "harness/static_checks.h"
 #include "reference/error.h"
 
 namespace seqconf {
@@ -139,8 +140,15 @@ std::vector<std::optional<Outcome>> run_cases(
     const RunOptions& options, const std::function<void(const Outcome&)>& on_outcome) {
   if (runtimes.empty()) throw Error(ErrorCode::invalid_argument, "run_cases: no runtime");
   std::vector<std::optional<Outcome>> slots(cases.size());
+  // One static-check sandbox per worker, forked before the worker threads start.
+  std::vector<std::unique_ptr<StaticCheckSandbox>> sandboxes;
+  if (options.static_checks)
+    for (size_t w = 0; w < runtimes.size(); ++w)
+      sandboxes.push_back(std::make_unique<StaticCheckSandbox>());
   run_indices(cases.size(), static_cast<int>(runtimes.size()), [&](int worker, size_t i) {
-    Outcome o = run_case(cases[i], *runtimes[static_cast<size_t>(worker)], options);
+    const auto w = static_cast<size_t>(worker);
+    Outcome o = run_case(cases[i], *runtimes[w], options,
+                         sandboxes.empty() ? nullptr : sandboxes[w].get());
     if (stop_requested() && (o.status == Status::crash || o.status == Status::timeout)) return;
     if (on_outcome) on_outcome(o);
     slots[i] = std::move(o);

@@ -75,7 +75,8 @@ void rejected(Outcome& o, const RunError& e, const std::optional<std::string>& e
 
 }  // namespace
 
-Outcome run_case(const Case& c, Runtime& runtime, const RunOptions& options) {
+Outcome run_case(const Case& c, Runtime& runtime, const RunOptions& options,
+                 StaticCheckSandbox* sandbox) {
   const auto t0 = std::chrono::steady_clock::now();
   Outcome o;
   o.case_id = c.id;
@@ -98,7 +99,13 @@ Outcome run_case(const Case& c, Runtime& runtime, const RunOptions& options) {
     return finish();
   }
   if (options.static_checks) {
-    o.findings = static_findings(lc.model, lc.data_sets.front().outputs, expected_code.has_value());
+    o.static_checks_not_applicable = static_checks_not_applicable(lc.model);
+    if (o.static_checks_not_applicable.empty()) {
+      const std::vector<Value>& expected = lc.data_sets.front().outputs;
+      const StaticCheck check = sandbox ? sandbox->check(lc.model, expected)
+                                        : check_statically(lc.model, expected);
+      o.findings = static_findings(check, expected_code.has_value());
+    }
   }
   o.expected =
       expected_code ? "error " + *expected_code : summarize_values(lc.data_sets.front().outputs);

@@ -12,6 +12,8 @@
 
 namespace seqconf {
 
+class StaticCheckSandbox;
+
 struct RunOptions {
   // Use the strict expectations of ambiguous corpus cases (the reference under --strict).
   bool strict = false;
@@ -23,7 +25,10 @@ struct RunOptions {
 // expects a rejection: accepted -> fail/accepted_invalid; the reference rejecting with another
 // code -> fail/wrong_error_code; any rejection by a runtime without the reference's codes ->
 // pass. A case that cannot be loaded -> status error, reason load_error, naming the file.
-Outcome run_case(const Case& c, Runtime& runtime, const RunOptions& options = {});
+// The static checks run in `sandbox` when one is given (a crash of ONNX's library there is a
+// finding), else in this process.
+Outcome run_case(const Case& c, Runtime& runtime, const RunOptions& options = {},
+                 StaticCheckSandbox* sandbox = nullptr);
 
 
 }  // namespace seqconf

@@ -1,10 +1,12 @@
 #include "harness/static_checks.h"
 
 #include <onnx/checker.h>
+#include <onnx/common/version.h>
 #include <onnx/defs/schema.h>
 #include <onnx/shape_inference/implementation.h>
 
 #include "reference/dtype.h"
+#include "runtimes/isolated.h"
 
 namespace seqconf {
 
@@ -74,19 +76,19 @@ std::string contradiction(const onnx::TypeProto& t, const Value& v) {
   return {};
 }
 
-}  // namespace
-
-StaticCheck check_statically(const onnx::ModelProto& model,
-                             const std::vector<Value>& expected_outputs) {
-  StaticCheck r;
+void run_checker(const onnx::ModelProto& model, StaticCheck& r) {
   try {
     onnx::checker::check_model(model);
   } catch (const std::exception& e) {
     r.checker_ok = false;
     r.checker_message = e.what();
   }
-  // Inference from scratch: the declared output types are removed so that what remains is
-  // what ONNX's type and shape functions infer.
+}
+
+// Inference from scratch: the declared output types are removed so that what remains is what
+// ONNX's type and shape functions infer. Fills inference_ok/message; returns the inferred graph
+// outputs (a ValueInfoProto without type where nothing was inferred).
+std::vector<onnx::ValueInfoProto> run_inference(const onnx::ModelProto& model, StaticCheck& r) {
   onnx::ModelProto m = model;
   for (auto& o : *m.mutable_graph()->mutable_output()) o.clear_type();
   try {
@@ -95,30 +97,145 @@ StaticCheck check_statically(const onnx::ModelProto& model,
   } catch (const std::exception& e) {
     r.inference_ok = false;
     r.inference_message = e.what();
-    return r;
+    return {};
   }
-  const auto& g = m.graph();
-  for (int i = 0; i < g.output_size(); ++i) {
-    const auto& o = g.output(i);
+  return {m.graph().output().begin(), m.graph().output().end()};
+}
+
+// The inferred types, and where they contradict the expected outputs.
+void compare_inferred(const std::vector<onnx::ValueInfoProto>& outputs,
+                      const std::vector<Value>& expected_outputs, StaticCheck& r) {
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    const auto& o = outputs[i];
     r.inferred.push_back(o.name() + ": " + (o.has_type() ? type_text(o.type()) : "(no type)"));
-    if (!o.has_type() || static_cast<size_t>(i) >= expected_outputs.size()) continue;
-    const std::string c = contradiction(o.type(), expected_outputs[static_cast<size_t>(i)]);
+    if (!o.has_type() || i >= expected_outputs.size()) continue;
+    const std::string c = contradiction(o.type(), expected_outputs[i]);
     if (!c.empty())
       r.contradictions.push_back("output " + std::to_string(i) + " '" + o.name() + "': inferred " +
                                  type_text(o.type()) + ", but the expected output has " + c);
   }
+}
+
+// The sandbox's worker. Request: {stage ("checker" | "shape_inference"), model bytes}. Answer:
+// {ok, message, then for shape_inference each inferred graph output as a ValueInfoProto}.
+std::optional<std::string> answer_stage(const std::string& request) {
+  std::string answer;
+  try {
+    FieldReader in(request);
+    const std::string stage = in.get();
+    onnx::ModelProto model;
+    if (!model.ParseFromString(in.get()))
+      throw Error(ErrorCode::invalid_proto, "the model did not reach the static-check worker");
+    StaticCheck r;
+    if (stage == "checker") {
+      run_checker(model, r);
+      put_field(answer, r.checker_ok ? "1" : "0");
+      put_field(answer, r.checker_message);
+    } else {
+      const auto outputs = run_inference(model, r);
+      put_field(answer, r.inference_ok ? "1" : "0");
+      put_field(answer, r.inference_message);
+      for (const auto& o : outputs) put_field(answer, o.SerializeAsString());
+    }
+  } catch (const std::exception& e) {
+    answer.clear();
+    put_field(answer, "0");
+    put_field(answer, std::string("the static-check worker failed: ") + e.what());
+  }
+  return answer;
+}
+
+}  // namespace
+
+std::string onnx_version() { return onnx::LAST_RELEASE_VERSION; }
+
+std::string static_checks_not_applicable(const onnx::ModelProto& model) {
+  const int64_t ir = onnx::Version::IR_VERSION;
+  const int64_t opset =
+      onnx::OpSchemaRegistry::DomainToVersionRange::Instance().Map().at(onnx::ONNX_DOMAIN).second;
+  int64_t model_opset = 0;
+  for (const auto& o : model.opset_import())
+    if (o.domain().empty() || o.domain() == "ai.onnx") model_opset = std::max(model_opset, o.version());
+  if (model.ir_version() <= ir && model_opset <= opset) return {};
+  return "the model (IR version " + std::to_string(model.ir_version()) + ", opset " +
+         std::to_string(model_opset) + ") is newer than ONNX " + onnx_version() +
+         " reads (IR version " + std::to_string(ir) + ", opset " + std::to_string(opset) + ")";
+}
+
+StaticCheck check_statically(const onnx::ModelProto& model,
+                             const std::vector<Value>& expected_outputs) {
+  StaticCheck r;
+  run_checker(model, r);
+  const auto outputs = run_inference(model, r);
+  if (r.inference_ok) compare_inferred(outputs, expected_outputs, r);
   return r;
 }
 
-std::vector<StaticFinding> static_findings(const onnx::ModelProto& model,
-                                     const std::vector<Value>& expected_outputs, bool must_reject) {
-  const StaticCheck r = check_statically(model, expected_outputs);
+StaticCheckSandbox::StaticCheckSandbox(int timeout_ms) {
+  IsolationOptions options;
+  options.timeout_ms = timeout_ms;
+  worker_ = std::make_unique<ForkedWorker>(answer_stage, options);
+  worker_->start();
+}
+
+StaticCheckSandbox::~StaticCheckSandbox() = default;
+
+StaticCheck StaticCheckSandbox::check(const onnx::ModelProto& model,
+                                      const std::vector<Value>& expected_outputs) {
+  StaticCheck r;
+  const std::string model_bytes = model.SerializeAsString();
+  for (const std::string stage : {"checker", "shape_inference"}) {
+    const bool checker = stage == "checker";
+    const std::string what = checker ? "onnx::checker::check_model" : "InferShapes";
+    std::string request;
+    put_field(request, stage);
+    put_field(request, model_bytes);
+    ForkedWorker::Answer a = worker_->call(what, request);
+    // A crash is confirmed on a fresh worker, so that it does not depend on earlier models.
+    if (!a.ok && a.error.kind == RunError::Kind::crash) a = worker_->call(what, request);
+    if (!a.ok) {
+      const bool hung = a.error.kind == RunError::Kind::timeout;
+      r.crashes.push_back({stage + (hung ? "_timeout" : "_crash"),
+                           "ONNX " + onnx_version() + "'s own library " +
+                               (hung ? "hung" : "crashed") + " on this model: " + a.error.message});
+      (checker ? r.checker_ok : r.inference_ok) = false;
+      continue;
+    }
+    FieldReader in(a.bytes);
+    const bool ok = in.get() == "1";
+    const std::string message = in.get();
+    if (checker) {
+      r.checker_ok = ok;
+      r.checker_message = message;
+      continue;
+    }
+    r.inference_ok = ok;
+    r.inference_message = message;
+    if (!ok) continue;
+    std::vector<onnx::ValueInfoProto> outputs;
+    for (int i = 0; i < model.graph().output_size(); ++i)
+      if (!outputs.emplace_back().ParseFromString(in.get()))
+        throw Error(ErrorCode::invalid_proto, "unreadable answer of the static-check worker");
+    compare_inferred(outputs, expected_outputs, r);
+  }
+  return r;
+}
+
+std::vector<StaticFinding> static_findings(const StaticCheck& r, bool must_reject) {
   std::vector<StaticFinding> out;
+  // ONNX's library crashing or hanging on a model is never right, whatever the case expects.
+  for (const auto& c : r.crashes) out.push_back({c.check, c.message});
+  const auto crashed = [&](const char* stage) {
+    for (const auto& c : r.crashes)
+      if (c.check.rfind(stage, 0) == 0) return true;
+    return false;
+  };
   // For a must-reject case, a rejection by the checker or by inference agrees with the case.
-  if (!r.checker_ok && !must_reject)
+  if (!r.checker_ok && !must_reject && !crashed("checker"))
     out.push_back({"checker", "onnx::checker::check_model rejects the model: " + r.checker_message});
   if (!r.inference_ok) {
-    if (!must_reject) out.push_back({"shape_inference", "InferShapes fails: " + r.inference_message});
+    if (!must_reject && !crashed("shape_inference"))
+      out.push_back({"shape_inference", "InferShapes fails: " + r.inference_message});
     return out;
   }
   for (const auto& c : r.contradictions) out.push_back({"shape_inference", c});

@@ -3,6 +3,7 @@
 // fails), that is a StaticFinding: evidence about the spec's type/shape functions or the fixture.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -10,6 +11,7 @@
 
 #include "harness/outcome.h"
 #include "reference/value.h"
+#include "runtimes/isolated.h"
 
 namespace seqconf {
 
@@ -23,15 +25,37 @@ struct StaticCheck {
   std::string inference_message;
   std::vector<std::string> inferred;        // "<output>: <inferred type>", per graph output
   std::vector<std::string> contradictions;  // "output K '<name>': inferred T, but ..."
+  // Stages that crashed or hung in the sandbox: check "checker_crash", "checker_timeout",
+  // "shape_inference_crash" or "shape_inference_timeout", naming the signal and ONNX's version.
+  std::vector<StaticFinding> crashes;
 };
+// In this process: a model that crashes ONNX's library crashes the caller.
 StaticCheck check_statically(const onnx::ModelProto& model,
                              const std::vector<Value>& expected_outputs);
 
-// expected_outputs: one data set's outputs (may be empty: then only the checker and the
-// inference itself are checked). must_reject: the case expects a rejection, so the checker or
-// inference rejecting the model agrees with it and is no finding.
-std::vector<StaticFinding> static_findings(const onnx::ModelProto& model,
-                                           const std::vector<Value>& expected_outputs,
-                                           bool must_reject = false);
+// The same in a forked worker process, reused across models and re-forked after a crash or a
+// hang, so that a model on which ONNX's checker or shape inference crashes (a constant scalar
+// split of 0 divides by zero in ONNX 1.12's SplitToSequence inference) becomes a finding and
+// the run goes on. One sandbox serves one thread at a time.
+class StaticCheckSandbox {
+ public:
+  explicit StaticCheckSandbox(int timeout_ms = 60000);
+  ~StaticCheckSandbox();
+  StaticCheck check(const onnx::ModelProto& model, const std::vector<Value>& expected_outputs);
+
+ private:
+  std::unique_ptr<ForkedWorker> worker_;
+};
+
+// The version of the ONNX library the suite was built with ("1.12.0").
+std::string onnx_version();
+// Why the static checks do not apply to this model (its IR version or default-domain opset is
+// newer than the ONNX library reads), or empty when they do.
+std::string static_checks_not_applicable(const onnx::ModelProto& model);
+
+// The findings of a check: crashes and hangs of ONNX's library always; the checker's or
+// inference's rejection unless the case must be rejected (then it agrees with the case); inferred
+// types that contradict the expected outputs.
+std::vector<StaticFinding> static_findings(const StaticCheck& check, bool must_reject = false);
 
 }  // namespace seqconf

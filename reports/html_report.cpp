@@ -142,6 +142,9 @@ void case_details(std::ostringstream& h, const Report& r, const CaseRecord& c) {
   if (!c.spec.empty()) h << "<dt>spec</dt><dd><blockquote>" << e(c.spec) << "</blockquote></dd>";
   for (const auto& f : o.findings)
     h << "<dt>" << e(f.check) << "</dt><dd>" << e(f.message) << "</dd>";
+  if (!o.static_checks_not_applicable.empty())
+    h << "<dt>static checks</dt><dd>not applicable: " << e(o.static_checks_not_applicable)
+      << "</dd>";
   for (const auto& a : o.ambiguities) {
     h << "<dt>ambiguity</dt><dd><blockquote>" << e(a.spec_sentence) << "</blockquote><small>"
       << e(a.op) << " ambiguity <code>" << e(a.id) << "</code>: " << e(a.detail) << "</small></dd>";

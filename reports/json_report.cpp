@@ -54,6 +54,8 @@ json case_to_json(const CaseRecord& c) {
   for (const auto& a : o.ambiguities) j["ambiguities"].push_back(ambiguity_to_json(a));
   for (const auto& f : o.findings)
     j["findings"].push_back({{"check", f.check}, {"message", f.message}});
+  if (!o.static_checks_not_applicable.empty())
+    j["static_checks_not_applicable"] = o.static_checks_not_applicable;
   if (c.expectation) {
     j["expectation"] = {{"id", c.expectation->id},
                         {"status", status_key(c.expectation->status)},
@@ -158,6 +160,7 @@ CaseRecord case_from_json(const json& j, size_t index) {
       const std::string w = where + ".findings";
       o.findings.push_back({need_string(f, "check", w), need_string(f, "message", w)});
     }
+  o.static_checks_not_applicable = opt_string(j, "static_checks_not_applicable");
   if (const auto it = j.find("expectation"); it != j.end() && !it->is_null()) {
     const std::string w = where + ".expectation";
     Expectation e;

@@ -22,35 +22,31 @@
 #include "reference/proto.h"
 
 namespace seqconf {
+
+void put_field(std::string& out, const std::string& field) {
+  const uint64_t n = field.size();
+  out.append(reinterpret_cast<const char*>(&n), sizeof n);
+  out += field;
+}
+
+std::string FieldReader::get() {
+  uint64_t n = 0;
+  if (s_.size() - pos_ < sizeof n) throw Error(ErrorCode::invalid_proto, "truncated message");
+  std::memcpy(&n, s_.data() + pos_, sizeof n);
+  pos_ += sizeof n;
+  if (s_.size() - pos_ < n) throw Error(ErrorCode::invalid_proto, "truncated message");
+  std::string r = s_.substr(pos_, n);
+  pos_ += n;
+  return r;
+}
+
 namespace {
 
 // Messages are frames: a uint64 length, then the payload. A payload is a list of
 // length-prefixed fields. Values travel as their ONNX proto (TensorProto, SequenceProto or
 // OptionalProto) next to their TypeProto, so an empty sequence keeps its element type.
-void put(std::string& out, const std::string& s) {
-  const uint64_t n = s.size();
-  out.append(reinterpret_cast<const char*>(&n), sizeof n);
-  out += s;
-}
-
-class Reader {
- public:
-  explicit Reader(const std::string& s) : s_(s) {}
-  std::string get() {
-    uint64_t n = 0;
-    if (s_.size() - pos_ < sizeof n) throw Error(ErrorCode::invalid_proto, "truncated message");
-    std::memcpy(&n, s_.data() + pos_, sizeof n);
-    pos_ += sizeof n;
-    if (s_.size() - pos_ < n) throw Error(ErrorCode::invalid_proto, "truncated message");
-    std::string r = s_.substr(pos_, n);
-    pos_ += n;
-    return r;
-  }
-
- private:
-  const std::string& s_;
-  size_t pos_ = 0;
-};
+void put(std::string& out, const std::string& s) { put_field(out, s); }
+using Reader = FieldReader;
 
 void put_values(std::string& out, const std::vector<Value>& values) {
   put(out, std::to_string(values.size()));
@@ -162,34 +158,42 @@ void write_frame(int fd, const std::string& payload) {
   }
 }
 
-// The worker: prepares and runs models on request until the parent closes the socket.
-// Requests: "P" id path model -> RunResult (ok: prepared); "R" id inputs -> RunResult;
-// "D" id -> no answer (the prepared model is dropped).
-[[noreturn]] void worker_main(int fd, Runtime& inner) {
-  std::map<std::string, std::unique_ptr<PreparedModel>> models;
+// The worker: answers requests with `handle` until the parent closes the socket.
+[[noreturn]] void worker_main(int fd, const ForkedWorker::Handler& handle) {
   std::string request;
   while (read_frame(fd, request)) {
+    const std::optional<std::string> answer = handle(request);
+    if (answer) write_frame(fd, *answer);
+  }
+  ::_exit(0);
+}
+
+// The runtime's side of the worker: prepares and runs models on request.
+// Requests: "P" id path model -> RunResult (ok: prepared); "R" id inputs -> RunResult;
+// "D" id -> no answer (the prepared model is dropped).
+ForkedWorker::Handler runtime_handler(std::shared_ptr<Runtime> inner) {
+  auto models = std::make_shared<std::map<std::string, std::unique_ptr<PreparedModel>>>();
+  return [inner, models](const std::string& request) -> std::optional<std::string> {
     RunResult r;
-    bool answer = true;
     try {
       Reader in(request);
       const std::string command = in.get();
       const std::string id = in.get();
       if (command == "D") {
-        answer = false;
-        models.erase(id);
+        models->erase(id);
+        return std::nullopt;
       } else if (command == "P") {
         const std::string path = in.get();
         onnx::ModelProto model;
         if (!model.ParseFromString(in.get()))
           throw Error(ErrorCode::invalid_proto, "the model did not reach the worker intact");
-        auto prepared = inner.prepare(path, model, &r.error);
+        auto prepared = inner->prepare(path, model, &r.error);
         r.ok = prepared != nullptr;
-        if (prepared) models[id] = std::move(prepared);
+        if (prepared) (*models)[id] = std::move(prepared);
       } else if (command == "R") {
         const std::vector<Value> inputs = get_values(in, "input");
-        auto it = models.find(id);
-        if (it == models.end())
+        auto it = models->find(id);
+        if (it == models->end())
           throw Error(ErrorCode::invalid_argument, "no prepared model " + id + " in the worker");
         r = it->second->run(inputs);
       } else {
@@ -201,30 +205,25 @@ void write_frame(int fd, const std::string& payload) {
     } catch (const std::exception& e) {
       r = failure(RunError::Kind::internal, e.what());
     }
-    if (!answer) continue;
-    std::string bytes;
     try {
-      bytes = encode(r);
+      return encode(r);
     } catch (const std::exception& e) {
-      bytes = encode(failure(RunError::Kind::internal, e.what()));
+      return encode(failure(RunError::Kind::internal, e.what()));
     }
-    write_frame(fd, bytes);
-  }
-  ::_exit(0);
+  };
 }
 
 // The parent's handle on the worker process: forks it on first use and again after it died
 // or was killed. One request at a time.
-class Worker {
- public:
-  Worker(std::shared_ptr<Runtime> inner, IsolationOptions options)
-      : inner_(std::move(inner)), options_(options) {}
-  Worker(const Worker&) = delete;
-  Worker& operator=(const Worker&) = delete;
-  ~Worker() { stop(); }
+}  // namespace
 
-  const std::string& name() const { return name_; }
-  void set_name(std::string n) { name_ = std::move(n); }
+class ForkedWorker::Process {
+ public:
+  Process(Handler handle, IsolationOptions options)
+      : handle_(std::move(handle)), options_(options) {}
+  Process(const Process&) = delete;
+  Process& operator=(const Process&) = delete;
+  ~Process() { stop(); }
 
   // The worker generation a model prepared now lives in (changes when the worker is re-forked).
   uint64_t generation() const { return generation_; }
@@ -232,10 +231,10 @@ class Worker {
   std::string new_id() { return std::to_string(next_id_++); }
 
   // Sends a request and waits for its answer, or for the worker's death or the time limit.
-  RunResult call(const std::string& what, const std::string& payload) {
+  Answer call(const std::string& what, const std::string& payload) {
     std::lock_guard<std::mutex> lock(mu_);
     if (pid_ <= 0) {
-      if (std::string why; !spawn(&why)) return failure(RunError::Kind::internal, why);
+      if (std::string why; !spawn(&why)) return fault(RunError::Kind::internal, why);
     }
     stderr_tail_.clear();
     std::optional<Clock::time_point> deadline;
@@ -282,11 +281,10 @@ class Worker {
       }
       if (have_length && answer.size() - sizeof expected >= expected) break;
     }
-    try {
-      return decode(answer.substr(sizeof expected, expected));
-    } catch (const std::exception& e) {
-      return failure(RunError::Kind::internal, what + ": unreadable answer (" + e.what() + ")");
-    }
+    Answer a;
+    a.ok = true;
+    a.bytes = answer.substr(sizeof expected, expected);
+    return a;
   }
 
   // Forks the worker if there is none (a failure shows on the next call).
@@ -332,7 +330,7 @@ class Worker {
       ::close(err[0]);
       ::dup2(err[1], STDERR_FILENO);
       ::close(err[1]);
-      worker_main(fds[1], *inner_);
+      worker_main(fds[1], handle_);
     }
     ::close(fds[1]);
     ::close(err[1]);
@@ -385,15 +383,21 @@ class Worker {
     pid_ = -1;
   }
 
-  RunResult timed_out(const std::string& what) {
+  static Answer fault(RunError::Kind kind, std::string message) {
+    Answer a;
+    a.error = {kind, std::move(message), ""};
+    return a;
+  }
+
+  Answer timed_out(const std::string& what) {
     stop();
-    return failure(RunError::Kind::timeout, what + ": no answer within " +
+    return fault(RunError::Kind::timeout, what + ": no answer within " +
                                                 std::to_string(options_.timeout_ms) +
                                                 " ms; the process was killed");
   }
 
   // The worker closed its socket or died; status is its wait status when already reaped.
-  RunResult died(const std::string& what, std::optional<int> reaped = std::nullopt) {
+  Answer died(const std::string& what, std::optional<int> reaped = std::nullopt) {
     int status = reaped.value_or(0);
     if (!reaped)
       while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
@@ -405,17 +409,16 @@ class Worker {
     err_fd_ = -1;
     pid_ = -1;
     if (WIFSIGNALED(status))
-      return failure(RunError::Kind::crash, what + ": the process was terminated by " +
+      return fault(RunError::Kind::crash, what + ": the process was terminated by " +
                                                 signal_description(WTERMSIG(status)) + words);
-    return failure(RunError::Kind::crash,
-                   what + ": the process exited with status " +
+    return fault(RunError::Kind::crash,
+                 what + ": the process exited with status " +
                        std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) +
                        " without a complete answer" + words);
   }
 
-  std::shared_ptr<Runtime> inner_;
+  Handler handle_;
   IsolationOptions options_;
-  std::string name_;
   std::mutex mu_;
   pid_t pid_ = -1;
   int fd_ = -1;
@@ -424,6 +427,33 @@ class Worker {
   uint64_t generation_ = 0;
   uint64_t next_id_ = 1;
 };
+
+ForkedWorker::ForkedWorker(Handler handle, IsolationOptions options)
+    : process_(std::make_unique<Process>(std::move(handle), options)) {}
+ForkedWorker::~ForkedWorker() = default;
+ForkedWorker::Answer ForkedWorker::call(const std::string& what, const std::string& payload) {
+  return process_->call(what, payload);
+}
+void ForkedWorker::start() { process_->start(); }
+void ForkedWorker::tell(uint64_t generation, const std::string& payload) {
+  process_->tell(generation, payload);
+}
+uint64_t ForkedWorker::generation() const { return process_->generation(); }
+bool ForkedWorker::alive() const { return process_->alive(); }
+std::string ForkedWorker::new_id() { return process_->new_id(); }
+
+namespace {
+
+// A request of the runtime's worker and its answer, decoded.
+RunResult call_runtime(ForkedWorker& worker, const std::string& what, const std::string& payload) {
+  ForkedWorker::Answer a = worker.call(what, payload);
+  if (!a.ok) return failure(a.error.kind, a.error.message);
+  try {
+    return decode(a.bytes);
+  } catch (const std::exception& e) {
+    return failure(RunError::Kind::internal, what + ": unreadable answer (" + e.what() + ")");
+  }
+}
 
 std::string prepare_request(const std::string& id, const std::filesystem::path& path,
                             const std::string& model_bytes) {
@@ -444,9 +474,10 @@ std::string drop_request(const std::string& id) {
 
 class IsolatedModel : public PreparedModel {
  public:
-  IsolatedModel(std::shared_ptr<Worker> worker, std::filesystem::path path, std::string model_bytes,
-                std::string id, uint64_t generation)
+  IsolatedModel(std::shared_ptr<ForkedWorker> worker, std::string name, std::filesystem::path path,
+                std::string model_bytes, std::string id, uint64_t generation)
       : worker_(std::move(worker)),
+        name_(std::move(name)),
         path_(std::move(path)),
         model_bytes_(std::move(model_bytes)),
         id_(std::move(id)),
@@ -468,8 +499,7 @@ class IsolatedModel : public PreparedModel {
     // The worker this model was prepared in is gone: prepare it again in the new one.
     if (!worker_->alive() || worker_->generation() != generation_) {
       std::string id = worker_->new_id();
-      RunResult p =
-          worker_->call(worker_->name() + " prepare", prepare_request(id, path_, model_bytes_));
+      RunResult p = call_runtime(*worker_, name_ + " prepare", prepare_request(id, path_, model_bytes_));
       if (!p.ok) return p;
       id_ = std::move(id);
       generation_ = worker_->generation();
@@ -478,10 +508,11 @@ class IsolatedModel : public PreparedModel {
     put(request, "R");
     put(request, id_);
     request += values;
-    return worker_->call(worker_->name() + " run", request);
+    return call_runtime(*worker_, name_ + " run", request);
   }
 
-  std::shared_ptr<Worker> worker_;
+  std::shared_ptr<ForkedWorker> worker_;
+  std::string name_;
   std::filesystem::path path_;
   std::string model_bytes_;
   std::string id_;
@@ -491,8 +522,8 @@ class IsolatedModel : public PreparedModel {
 class IsolatedRuntime : public Runtime {
  public:
   IsolatedRuntime(std::shared_ptr<Runtime> inner, IsolationOptions options)
-      : inner_(inner), worker_(std::make_shared<Worker>(std::move(inner), options)) {
-    worker_->set_name(inner_->name());
+      : inner_(inner),
+        worker_(std::make_shared<ForkedWorker>(runtime_handler(std::move(inner)), options)) {
     // The first worker is forked now, typically before the caller starts threads; a fork taken
     // while another thread holds a lock would leave the worker stuck on it.
     worker_->start();
@@ -509,10 +540,10 @@ class IsolatedRuntime : public Runtime {
     RunResult r;
     for (int attempt = 0; attempt < 2; ++attempt) {
       const std::string id = worker_->new_id();
-      r = worker_->call(inner_->name() + " prepare", prepare_request(id, model_path, bytes));
+      r = call_runtime(*worker_, inner_->name() + " prepare", prepare_request(id, model_path, bytes));
       if (r.ok)
-        return std::make_unique<IsolatedModel>(worker_, model_path, std::move(bytes), id,
-                                               worker_->generation());
+        return std::make_unique<IsolatedModel>(worker_, inner_->name(), model_path,
+                                               std::move(bytes), id, worker_->generation());
       if (r.error.kind != RunError::Kind::crash) break;
     }
     if (error) *error = r.error;
@@ -521,7 +552,7 @@ class IsolatedRuntime : public Runtime {
 
  private:
   std::shared_ptr<Runtime> inner_;
-  std::shared_ptr<Worker> worker_;
+  std::shared_ptr<ForkedWorker> worker_;
 };
 
 }  // namespace
@@ -535,6 +566,13 @@ std::unique_ptr<Runtime> isolate_runtime(std::unique_ptr<Runtime> runtime,
                                          IsolationOptions options) {
   if (runtime->out_of_process()) return runtime;
   return make_isolated_runtime(std::shared_ptr<Runtime>(std::move(runtime)), options);
+}
+
+std::unique_ptr<Runtime> isolate_unless_told(std::unique_ptr<Runtime> runtime,
+                                             std::optional<bool> isolate,
+                                             IsolationOptions options) {
+  if (!isolate.value_or(runtime->isolated_by_default())) return runtime;
+  return isolate_runtime(std::move(runtime), options);
 }
 
 }  // namespace seqconf

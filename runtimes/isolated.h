@@ -8,7 +8,9 @@
 // concerned before it is reported, so a crash never depends on what the worker ran earlier.
 #pragma once
 
+#include <functional>
 #include <memory>
+#include <optional>
 
 #include "runtimes/runtime.h"
 
@@ -16,6 +18,50 @@ namespace seqconf {
 
 struct IsolationOptions {
   int timeout_ms = 60000;  // per prepare and per run; <= 0 waits forever
+};
+
+// Requests and answers are lists of fields: each a uint64 length, then its bytes.
+void put_field(std::string& out, const std::string& field);
+class FieldReader {
+ public:
+  explicit FieldReader(const std::string& s) : s_(s) {}
+  std::string get();  // the next field; Error(invalid_proto) when the message is truncated
+
+ private:
+  const std::string& s_;
+  size_t pos_ = 0;
+};
+
+// A persistent forked worker process that answers requests (bytes in, bytes out) with a handler,
+// forked on first use and again after it died or was killed. A worker killed by a signal gives
+// an answer with RunError::Kind::crash naming the signal and quoting the last line it wrote to
+// stderr; one that does not answer within the time limit is killed with its process group and
+// gives RunError::Kind::timeout. One request at a time. The isolated runtime below and the
+// sandboxed static checks (harness/static_checks.h) are built on it.
+class ForkedWorker {
+ public:
+  // Runs in the worker: the answer to a request, or nullopt for a request without one.
+  using Handler = std::function<std::optional<std::string>(const std::string& request)>;
+  struct Answer {
+    bool ok = false;
+    std::string bytes;  // the handler's answer when ok
+    RunError error;     // else: crash, timeout, or internal (the worker could not be forked)
+  };
+  ForkedWorker(Handler handle, IsolationOptions options);
+  ~ForkedWorker();
+  // what: names the request in error messages ("onnxruntime prepare").
+  Answer call(const std::string& what, const std::string& payload);
+  // Forks the worker now if there is none (before the caller starts threads).
+  void start();
+  // A request without an answer, for the worker of that generation only.
+  void tell(uint64_t generation, const std::string& payload);
+  uint64_t generation() const;  // changes each time the worker is forked anew
+  bool alive() const;
+  std::string new_id();
+
+ private:
+  class Process;
+  std::unique_ptr<Process> process_;
 };
 
 // The inner runtime object is only used inside the worker after construction (the worker is a
@@ -27,5 +73,11 @@ std::unique_ptr<Runtime> make_isolated_runtime(std::shared_ptr<Runtime> inner,
 // (Runtime::out_of_process).
 std::unique_ptr<Runtime> isolate_runtime(std::unique_ptr<Runtime> runtime,
                                          IsolationOptions options = {});
+
+// The runtime as a run uses it: isolated when `isolate` says so, or, when it is unset, when the
+// runtime is isolated by default (every runtime but the reference: Runtime::isolated_by_default).
+std::unique_ptr<Runtime> isolate_unless_told(std::unique_ptr<Runtime> runtime,
+                                             std::optional<bool> isolate,
+                                             IsolationOptions options = {});
 
 }  // namespace seqconf

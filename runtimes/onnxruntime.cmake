@@ -6,7 +6,9 @@
 set(ONNXRUNTIME_ROOT "${PROJECT_SOURCE_DIR}/third_party/onnxruntime"
     CACHE PATH "ONNX Runtime folder with include/ and lib/")
 
+# runtime.cpp (the Runtime interface's own code) is here, below everything that uses it.
 add_library(seqconf_external_runtimes STATIC
+  ${CMAKE_CURRENT_LIST_DIR}/runtime.cpp
   ${CMAKE_CURRENT_LIST_DIR}/onnxruntime.cpp
   ${CMAKE_CURRENT_LIST_DIR}/isolated.cpp
   ${CMAKE_CURRENT_LIST_DIR}/process.cpp

@@ -17,6 +17,7 @@ class ReferenceRuntime : public Runtime {
     return policy_ == Policy::strict ? "policy=strict" : "policy=lenient";
   }
   Policy policy() const { return policy_; }
+  bool isolated_by_default() const override { return false; }
   // A rejected model fills *error with kind not_supported (ErrorCode::not_supported) or
   // invalid_input, and code = the reference's stable error code name.
   std::unique_ptr<PreparedModel> prepare(const std::filesystem::path& model_path,

@@ -72,6 +72,10 @@ class Runtime {
   // one): a crash or a hang there cannot take the suite with it, so isolation is not stacked
   // on it.
   virtual bool out_of_process() const { return false; }
+  // Whether a run should put this runtime in an isolated worker unless told otherwise: a crash
+  // or a hang of a runtime under test must not take the suite with it. False only for the
+  // suite's own reference, which stays in-process.
+  virtual bool isolated_by_default() const { return true; }
   // Prepares a model. On failure returns null and fills *error (a rejected model is an
   // outcome, not an exception).
   virtual std::unique_ptr<PreparedModel> prepare(const std::filesystem::path& model_path,

@@ -22,14 +22,14 @@ namespace seqconf {
 namespace {
 
 // The report's record of the options, by long option name.
-nlohmann::json options_json(const SuiteOptions& o, const std::string& runtime) {
+nlohmann::json options_json(const SuiteOptions& o, const std::string& runtime, bool isolated) {
   nlohmann::json j = {{"runtime", o.runtime_spec.empty() ? runtime : o.runtime_spec},
                       {"source", o.source},
                       {"filters", o.filters},
                       {"strict", o.run.strict},
                       {"static_checks", o.run.static_checks},
                       {"jobs", o.jobs},
-                      {"isolate", o.isolate},
+                      {"isolate", isolated},
                       {"corpus", o.corpus.string()},
                       {"onnx_testdata", o.onnx_testdata.string()}};
   if (o.timeout_ms > 0) j["timeout_ms"] = o.timeout_ms;
@@ -65,14 +65,14 @@ SuiteResult run_suite(const RuntimeFactory& make_runtime, const SuiteOptions& op
   const int jobs = std::max(1, options.jobs);
   std::vector<std::unique_ptr<Runtime>> runtimes;
   std::vector<Runtime*> workers;
+  bool isolated = false;
   for (int w = 0; w < jobs; ++w) {
     std::unique_ptr<Runtime> rt = make_runtime();
     if (!rt) throw Error(ErrorCode::invalid_argument, "the runtime factory gave null");
-    if (options.isolate) {
-      IsolationOptions io;
-      if (options.timeout_ms > 0) io.timeout_ms = options.timeout_ms;
-      rt = isolate_runtime(std::move(rt), io);
-    }
+    IsolationOptions io;
+    if (options.timeout_ms > 0) io.timeout_ms = options.timeout_ms;
+    rt = isolate_unless_told(std::move(rt), options.isolate, io);
+    isolated = rt->out_of_process();
     workers.push_back(rt.get());
     runtimes.push_back(std::move(rt));
   }
@@ -99,7 +99,7 @@ SuiteResult run_suite(const RuntimeFactory& make_runtime, const SuiteOptions& op
 
   reports::RunInfo info =
       reports::describe_run(runtime.name(), runtime.version(), runtime.location());
-  info.options = options_json(options, runtime.name());
+  info.options = options_json(options, runtime.name(), isolated);
   if (!options.expectations.empty()) info.expectations_file = options.expectations.string();
 
   clear_stop_request();
@@ -167,6 +167,7 @@ SuiteResult run_suite(Runtime& runtime, const SuiteOptions& options) {
     std::string version() const override { return inner.version(); }
     std::string location() const override { return inner.location(); }
     bool out_of_process() const override { return inner.out_of_process(); }
+    bool isolated_by_default() const override { return inner.isolated_by_default(); }
     std::unique_ptr<PreparedModel> prepare(const std::filesystem::path& model_path,
                                            const onnx::ModelProto& model,
                                            RunError* error) override {
@@ -195,9 +196,15 @@ void add_suite_options(CLI::App& app, SuiteOptions& o) {
   app.add_flag_function(
       "--no-static-checks", [&o](int64_t n) { o.run.static_checks = n == 0; },
       "Skip onnx::checker and shape inference on each model");
-  app.add_flag("--isolate", o.isolate,
-               "Prepare and run each case in a forked worker: a crash or hang becomes a "
-               "crash / timeout outcome and the run goes on");
+  auto* isolate = app.add_flag_function(
+      "--isolate", [&o](int64_t) { o.isolate = true; },
+      "Prepare and run each case in a forked worker: a crash or hang becomes a crash / timeout "
+      "outcome and the run goes on (the default for every runtime but the reference)");
+  app.add_flag_function(
+         "--in-process", [&o](int64_t) { o.isolate = false; },
+         "Run the runtime in this process: faster, but a runtime that aborts or hangs takes the "
+         "run with it")
+      ->excludes(isolate);
   app.add_option("--timeout-ms", o.timeout_ms,
                  "Time limit per isolated prepare and run, and per process-runtime answer "
                  "(default 60000)")

@@ -16,6 +16,7 @@
 #include <functional>
 #include <iosfwd>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,8 +42,10 @@ struct SuiteOptions {
   std::filesystem::path json_report, junit_report, html_report;  // empty: not written
   int jobs = 1;  // worker threads, one runtime each (from the factory)
   // Prepare and run in a forked worker process (runtimes/isolated.h): a crash or a hang of the
-  // runtime becomes a crash / timeout outcome and the run goes on.
-  bool isolate = false;
+  // runtime becomes a crash / timeout outcome and the run goes on. Unset: isolated unless the
+  // runtime is the reference (Runtime::isolated_by_default); false (--in-process) is faster
+  // and unsafe with a runtime that aborts.
+  std::optional<bool> isolate;
   int timeout_ms = 0;           // per isolated prepare and run; 0: 60 s
   size_t max_tensor_bytes = 0;  // largest tensor read or computed; 0: the default (1 GiB)
   // SIGINT / SIGTERM finish the cases in flight, then the reports are written with
@@ -78,7 +81,7 @@ SuiteResult run_suite(const RuntimeFactory& make_runtime, const SuiteOptions& op
 SuiteResult run_suite(Runtime& runtime, const SuiteOptions& options);
 
 // The command-line options of a suite run (--source --corpus --onnx-testdata --filter --shard
-// --strict --no-static-checks --isolate --timeout-ms --max-tensor-bytes --expectations --report
+// --strict --no-static-checks --isolate --in-process --timeout-ms --max-tensor-bytes --expectations --report
 // --junit --html --jobs), written into *options when app parses. One table for `seqconf run`
 // and suite_main.
 void add_suite_options(CLI::App& app, SuiteOptions& options);

@@ -8,6 +8,7 @@
 #include "reports/expectations.h"
 #include "reports/output.h"
 #include "reports/report.h"
+#include "runtimes/isolated.h"
 #include "runtimes/registry.h"
 #include "tools/command.h"
 
@@ -23,7 +24,7 @@ struct FuzzArgs {
   std::string report;
   std::string expectations;
   int max_steps = 8;
-  bool isolate = false;
+  std::optional<bool> isolate;  // unset: isolated unless the runtime is the reference
   size_t jobs = 1;
 };
 
@@ -41,11 +42,11 @@ int fuzz_command(const FuzzArgs& args) {
   std::unique_ptr<Runtime> runtime;
   std::optional<reports::Expectations> expectations;
   try {
-    RuntimeOptions ro;
-    ro.isolate = args.isolate;
-    runtime = make_runtime(args.runtime, ro);
-    // More instances for --jobs: one per thread (each isolated one has its own worker).
-    o.make_runtime = [spec = args.runtime, ro] { return make_runtime(spec, ro); };
+    // One instance per thread for --jobs (each isolated one has its own worker).
+    o.make_runtime = [spec = args.runtime, isolate = args.isolate] {
+      return isolate_unless_told(make_runtime(spec), isolate);
+    };
+    runtime = o.make_runtime();
     if (!args.expectations.empty()) expectations = reports::Expectations::load(args.expectations);
     if (!o.out.empty()) std::filesystem::create_directories(o.out);
   } catch (const std::exception& e) {
@@ -106,9 +107,15 @@ const CommandRegistrar kFuzz(35, [](CLI::App& app) {
                   "Expectations file: findings it lists (as corpus/<id>) are expected");
   cmd->add_option("--max-steps", args->max_steps, "Steps per program (default 8)")
       ->check(CLI::Range(1, 16));
-  cmd->add_flag("--isolate", args->isolate,
-                "Run the runtime in a forked worker process, re-forked after a crash or a hang "
-                "(crash-safe)");
+  auto* in_process = cmd->add_flag_function(
+      "--in-process", [args](int64_t) { args->isolate = false; },
+      "Run the runtime in this process: faster, but a runtime that aborts or hangs ends the "
+      "campaign without a report");
+  cmd->add_flag_function(
+         "--isolate", [args](int64_t) { args->isolate = true; },
+         "Run the runtime in a forked worker process, re-forked after a crash or a hang (the "
+         "default for every runtime but the reference)")
+      ->excludes(in_process);
   cmd->add_option("--jobs,-j", args->jobs,
                   "Threads evaluating programs, each with its own runtime instance (the result "
                   "does not depend on it; default 1)")
