@@ -46,22 +46,6 @@ std::string shapes_string(const std::vector<KeyTensor>& ts) {
   return out.empty() ? "none" : out;
 }
 
-onnx::NodeProto make_node(const std::string& op, const std::vector<std::string>& inputs,
-                          const std::vector<std::string>& outputs) {
-  onnx::NodeProto node;
-  node.set_op_type(op);
-  for (const auto& i : inputs) node.add_input(i);
-  for (const auto& o : outputs) node.add_output(o);
-  return node;
-}
-
-void add_int_attr(onnx::NodeProto& node, const std::string& name, int64_t v) {
-  auto* a = node.add_attribute();
-  a->set_name(name);
-  a->set_type(onnx::AttributeProto::INT);
-  a->set_i(v);
-}
-
 CatalogCase start_case(const std::string& op, int opset, DataType dtype) {
   CatalogCase c;
   c.op = op;

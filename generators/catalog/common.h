@@ -41,10 +41,6 @@ std::vector<KeyTensor> mixed_elements(size_t n);
 std::string shapes_string(const std::vector<KeyTensor>& ts);
 std::string dims_string(const Shape& s);  // "2x3"; "scalar" for []
 
-onnx::NodeProto make_node(const std::string& op, const std::vector<std::string>& inputs,
-                          const std::vector<std::string>& outputs);
-void add_int_attr(onnx::NodeProto& node, const std::string& name, int64_t v);
-
 CatalogCase start_case(const std::string& op, int opset, DataType dtype);
 std::string type_label(DataType d);  // dtype_name as a std::string
 

@@ -21,7 +21,7 @@ CatalogCase at_case(DataType dtype, const std::vector<KeyTensor>& elements, cons
   c.params.push_back({"n", std::to_string(elements.size())});
   c.details["elements"] = shapes_string(elements);
   c.inputs = {{"input_sequence", materialize_sequence(dtype, elements)}, {"position", position}};
-  c.node = make_node(kOp, {"input_sequence", "position"}, {"tensor"});
+  c.node = model::node(kOp, {"input_sequence", "position"}, {"tensor"});
   c.output_names = {"tensor"};
   c.output_types = {tensor_type(dtype)};
   return c;

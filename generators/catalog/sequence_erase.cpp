@@ -26,10 +26,10 @@ CatalogCase erase_case(DataType dtype, const std::vector<KeyTensor>& elements,
   c.details["elements"] = shapes_string(elements);
   c.inputs = {{"input_sequence", materialize_sequence(dtype, elements)}};
   if (position) c.inputs.push_back({"position", *position});
-  c.node = make_node(kOp,
-                     position ? std::vector<std::string>{"input_sequence", "position"}
-                              : std::vector<std::string>{"input_sequence"},
-                     {"output_sequence"});
+  c.node = model::node(kOp,
+                       position ? std::vector<std::string>{"input_sequence", "position"}
+                                : std::vector<std::string>{"input_sequence"},
+                       {"output_sequence"});
   c.output_names = {"output_sequence"};
   c.output_types = {sequence_type(dtype)};
   return c;

@@ -32,10 +32,10 @@ CatalogCase insert_case(DataType dtype, const std::vector<KeyTensor>& elements,
   c.details["tensor"] = dims_string(tensor.shape());
   c.inputs = {{"input_sequence", materialize_sequence(dtype, elements)}, {"tensor", tensor}};
   if (position) c.inputs.push_back({"position", *position});
-  c.node = make_node(kOp,
-                     position ? std::vector<std::string>{"input_sequence", "tensor", "position"}
-                              : std::vector<std::string>{"input_sequence", "tensor"},
-                     {"output_sequence"});
+  c.node = model::node(kOp,
+                       position ? std::vector<std::string>{"input_sequence", "tensor", "position"}
+                                : std::vector<std::string>{"input_sequence", "tensor"},
+                       {"output_sequence"});
   c.output_names = {"output_sequence"};
   c.output_types = {sequence_type(dtype)};
   return c;

@@ -69,7 +69,7 @@ Tensor shape_tensor(const Shape& s) {
 
 void add_body_node(onnx::GraphProto& g, const std::string& op,
                    const std::vector<std::string>& inputs, const std::string& output) {
-  *g.add_node() = make_node(op, inputs, {output});
+  *g.add_node() = model::node(op, inputs, {output});
 }
 
 void add_value_info(google::protobuf::RepeatedPtrField<onnx::ValueInfoProto>* list,
@@ -172,7 +172,7 @@ CatalogCase map_case(DataType dtype, Body body, const std::vector<size_t>& lengt
     c.output_names.push_back("out_sequence_" + std::to_string(j));
     c.output_types.push_back(sequence_type(out_types[j]));
   }
-  c.node = make_node(kOp, node_inputs, c.output_names);
+  c.node = model::node(kOp, node_inputs, c.output_names);
   auto* attr = c.node.add_attribute();
   attr->set_name("body");
   attr->set_type(onnx::AttributeProto::GRAPH);

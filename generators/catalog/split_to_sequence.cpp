@@ -217,9 +217,9 @@ CatalogCase split_case(DataType dtype, const Config& k) {
     c.inputs.push_back({"split", int_tensor(k.stype, split_shape, k.split)});
     node_inputs.push_back("split");
   }
-  c.node = make_node(kOp, node_inputs, {"output_sequence"});
-  if (k.axis) add_int_attr(c.node, "axis", *k.axis);
-  if (k.keepdims) add_int_attr(c.node, "keepdims", *k.keepdims);
+  c.node = model::node(kOp, node_inputs, {"output_sequence"});
+  if (k.axis) model::add_int_attribute(c.node, "axis", *k.axis);
+  if (k.keepdims) model::add_int_attribute(c.node, "keepdims", *k.keepdims);
   c.output_names = {"output_sequence"};
   c.output_types = {sequence_type(dtype)};
   if (!k.error) {
