@@ -1,6 +1,7 @@
 // Helpers shared by the per-operator catalogs (not part of the catalog's interface).
 #pragma once
 
+#include <array>
 #include <string>
 #include <vector>
 
@@ -8,6 +9,11 @@
 #include "reference/spec_clauses.h"
 
 namespace seqconf::catalog::detail {
+
+// The element types of the cases that vary something other than the element type: a float,
+// an integer and string.
+inline constexpr std::array<DataType, 3> kRepresentativeTypes = {DataType::float32, DataType::int64,
+                                                                 DataType::string};
 
 // Spec passages shared by SequenceAt, SequenceErase and SequenceInsert (position input).
 inline const std::string kPositionNegative = spec_text({"position.negative"});
