@@ -1,28 +1,11 @@
 #include "generators/catalog/common.h"
 
-#include <set>
-
 namespace seqconf::catalog::detail {
 
 std::string spec_quote(std::string_view id) {
   std::string_view s = spec_clause(id).sentence;
   if (!s.empty() && s.back() == '.') s.remove_suffix(1);
   return "\"" + std::string(s) + "\"";
-}
-
-std::vector<PositionClass> position_classes(int64_t n, bool accept_n) {
-  const std::vector<std::pair<std::string, int64_t>> all = {
-      {"0", 0},   {"1", 1}, {"-1", -1},       {"mid", n / 2}, {"n-1", n - 1},
-      {"-n", -n}, {"n", n}, {"-n-1", -n - 1}, {"n+1", n + 1}};
-  const int64_t hi = accept_n ? n : n - 1;
-  std::vector<PositionClass> out;
-  std::set<int64_t> seen;
-  for (const auto& [label, v] : all) {
-    if (label == "n+1" && !accept_n) continue;  // n is already the first value past the end
-    if (!seen.insert(v).second) continue;
-    out.push_back({label, v, v >= -n && v <= hi});
-  }
-  return out;
 }
 
 std::vector<KeyTensor> mixed_elements(size_t n) {
