@@ -7,8 +7,8 @@
 // e.g. "SequenceInsert/position=-n/ptype=int64/dtype=float16/n=5". Keys are lower-case
 // [a-z0-9_]; values use [a-z0-9_,+-] ('-' and '+' as signs or in position classes such as
 // "n-1" and "n+1", ',' between list entries, 'x' between dimensions: "2x3"). The order of the keys
-// is fixed per operator and part of the ID; a trailing "*" in `seqconf list --filter` selects a
-// subtree.
+// is fixed per operator (declared once in its catalog, an IdKeys of params.h) and part of the ID;
+// a trailing "*" in `seqconf list --filter` selects a subtree.
 //
 // Folder names (ONNX backend layout, filesystem-safe, [a-z0-9_-]) are derived from the ID:
 //   "test_" + snake_case(Op) + for each component: "__" + key + "-" + value with '-' -> 'm',

@@ -1,28 +1,11 @@
 #include "generators/catalog/common.h"
 
-#include <set>
-
 namespace seqconf::catalog::detail {
 
 std::string spec_quote(std::string_view id) {
   std::string_view s = spec_clause(id).sentence;
   if (!s.empty() && s.back() == '.') s.remove_suffix(1);
   return "\"" + std::string(s) + "\"";
-}
-
-std::vector<PositionClass> position_classes(int64_t n, bool accept_n) {
-  const std::vector<std::pair<std::string, int64_t>> all = {
-      {"0", 0},   {"1", 1}, {"-1", -1},       {"mid", n / 2}, {"n-1", n - 1},
-      {"-n", -n}, {"n", n}, {"-n-1", -n - 1}, {"n+1", n + 1}};
-  const int64_t hi = accept_n ? n : n - 1;
-  std::vector<PositionClass> out;
-  std::set<int64_t> seen;
-  for (const auto& [label, v] : all) {
-    if (label == "n+1" && !accept_n) continue;  // n is already the first value past the end
-    if (!seen.insert(v).second) continue;
-    out.push_back({label, v, v >= -n && v <= hi});
-  }
-  return out;
 }
 
 std::vector<KeyTensor> mixed_elements(size_t n) {
@@ -44,22 +27,6 @@ std::string shapes_string(const std::vector<KeyTensor>& ts) {
   std::string out;
   for (size_t i = 0; i < ts.size(); ++i) out += (i ? "," : "") + dims_string(ts[i].shape);
   return out.empty() ? "none" : out;
-}
-
-onnx::NodeProto make_node(const std::string& op, const std::vector<std::string>& inputs,
-                          const std::vector<std::string>& outputs) {
-  onnx::NodeProto node;
-  node.set_op_type(op);
-  for (const auto& i : inputs) node.add_input(i);
-  for (const auto& o : outputs) node.add_output(o);
-  return node;
-}
-
-void add_int_attr(onnx::NodeProto& node, const std::string& name, int64_t v) {
-  auto* a = node.add_attribute();
-  a->set_name(name);
-  a->set_type(onnx::AttributeProto::INT);
-  a->set_i(v);
 }
 
 CatalogCase start_case(const std::string& op, int opset, DataType dtype) {

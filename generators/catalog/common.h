@@ -1,6 +1,7 @@
 // Helpers shared by the per-operator catalogs (not part of the catalog's interface).
 #pragma once
 
+#include <array>
 #include <string>
 #include <vector>
 
@@ -9,30 +10,13 @@
 
 namespace seqconf::catalog::detail {
 
-// Spec passages shared by SequenceAt, SequenceErase and SequenceInsert (position input).
-inline const std::string kPositionNegative = spec_text({"position.negative"});
-inline const std::string kPositionOutOfBounds = spec_text({"position.out_of_bounds"});
-inline const std::string kPositionScalar = spec_text({"position.scalar"});
-inline const std::string kPositionIntegral = spec_text({"position.integral", "position.scalar"});
+// The element types of the cases that vary something other than the element type: a float,
+// an integer and string.
+inline constexpr std::array<DataType, 3> kRepresentativeTypes = {DataType::float32, DataType::int64,
+                                                                 DataType::string};
 
 // A clause's sentence in double quotes, without its final period (for notes that quote it).
 std::string spec_quote(std::string_view id);
-
-// The index a valid position names in a sequence of length n (clause position.negative).
-inline size_t position_index(int64_t position, size_t n) {
-  return static_cast<size_t>(position < 0 ? position + static_cast<int64_t>(n) : position);
-}
-
-// One class of position for a sequence of n tensors: the label is the ID value ("0", "1",
-// "-1", "mid", "n-1", "-n", "n", "-n-1", "n+1"); classes that fall on the same value as an
-// earlier one are dropped, so short sequences keep the first label.
-struct PositionClass {
-  std::string label;
-  int64_t value;
-  bool valid;
-};
-// accept_n: SequenceInsert's range [-n, n] instead of [-n, n-1].
-std::vector<PositionClass> position_classes(int64_t n, bool accept_n);
 
 // The first n of the sequence elements used throughout: shapes [2], [], [2,3], [0,2,1],
 // [1,2,1,2] (rank 1, scalar, rank 2, zero-size rank 3, rank 4), element i with keys from
@@ -40,10 +24,6 @@ std::vector<PositionClass> position_classes(int64_t n, bool accept_n);
 std::vector<KeyTensor> mixed_elements(size_t n);
 std::string shapes_string(const std::vector<KeyTensor>& ts);
 std::string dims_string(const Shape& s);  // "2x3"; "scalar" for []
-
-onnx::NodeProto make_node(const std::string& op, const std::vector<std::string>& inputs,
-                          const std::vector<std::string>& outputs);
-void add_int_attr(onnx::NodeProto& node, const std::string& name, int64_t v);
 
 CatalogCase start_case(const std::string& op, int opset, DataType dtype);
 std::string type_label(DataType d);  // dtype_name as a std::string

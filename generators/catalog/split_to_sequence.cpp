@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "generators/catalog/common.h"
+#include "generators/catalog/params.h"
 
 namespace seqconf::catalog {
 
@@ -14,6 +15,7 @@ using namespace detail;
 namespace {
 
 const char* const kOp = "SplitToSequence";
+const IdKeys kKeys = {"split", "stype", "axis", "keepdims", "shape", "dtype"};
 const std::string kKeepdims =
     spec_text({"SplitToSequence.keepdims", "SplitToSequence.keepdims_default",
                "SplitToSequence.keepdims_ignored"});
@@ -43,6 +45,7 @@ struct Config {
   bool ambiguous = false;
   std::optional<ErrorCode> strict_error;
   std::string ambiguity;
+  DataType dtype = DataType::float32;  // the element type of the input
 };
 
 const std::string kZeroEntries =
@@ -192,14 +195,16 @@ std::vector<Config> reject_configs() {
   };
 }
 
-CatalogCase split_case(DataType dtype, const Config& k) {
+CatalogCase split_case(const Config& k) {
+  const DataType dtype = k.dtype;
   CatalogCase c = start_case(kOp, 11, dtype);
-  c.params = {{"split", split_label(k)}};
-  if (k.kind != SplitKind::absent) c.params.push_back({"stype", type_label(k.stype)});
-  c.params.push_back({"axis", k.axis ? std::to_string(*k.axis) : "default"});
-  c.params.push_back({"keepdims", k.keepdims ? std::to_string(*k.keepdims) : "default"});
-  c.params.push_back({"shape", dims_string(k.shape)});
-  c.params.push_back({"dtype", type_label(dtype)});
+  std::vector<Param> params = {{"split", split_label(k)},
+                               {"axis", k.axis ? std::to_string(*k.axis) : "default"},
+                               {"keepdims", k.keepdims ? std::to_string(*k.keepdims) : "default"},
+                               {"shape", dims_string(k.shape)},
+                               {"dtype", type_label(dtype)}};
+  if (k.kind != SplitKind::absent) params.push_back({"stype", type_label(k.stype)});
+  c.params = kKeys.order(std::move(params));
   c.spec = k.spec;
   c.error = k.error;
   c.ambiguous = k.ambiguous;
@@ -217,9 +222,9 @@ CatalogCase split_case(DataType dtype, const Config& k) {
     c.inputs.push_back({"split", int_tensor(k.stype, split_shape, k.split)});
     node_inputs.push_back("split");
   }
-  c.node = make_node(kOp, node_inputs, {"output_sequence"});
-  if (k.axis) add_int_attr(c.node, "axis", *k.axis);
-  if (k.keepdims) add_int_attr(c.node, "keepdims", *k.keepdims);
+  c.node = model::node(kOp, node_inputs, {"output_sequence"});
+  if (k.axis) model::add_int_attribute(c.node, "axis", *k.axis);
+  if (k.keepdims) model::add_int_attribute(c.node, "keepdims", *k.keepdims);
   c.output_names = {"output_sequence"};
   c.output_types = {sequence_type(dtype)};
   if (!k.error) {
@@ -233,10 +238,11 @@ CatalogCase split_case(DataType dtype, const Config& k) {
 }  // namespace
 
 void add_split_to_sequence_cases(std::vector<CatalogCase>& out) {
-  for (DataType dtype : kAllDataTypes)
-    for (const Config& k : valid_configs()) out.push_back(split_case(dtype, k));
-  for (DataType dtype : {DataType::float32, DataType::int64, DataType::string})
-    for (const Config& k : reject_configs()) out.push_back(split_case(dtype, k));
+  const auto valid = Params<Config>(valid_configs()).combine(&Config::dtype, kAllDataTypes);
+  const auto rejects =
+      Params<Config>(reject_configs()).combine(&Config::dtype, kRepresentativeTypes);
+  for (const auto& configs : {valid, rejects})
+    for (const Config& k : configs) kKeys.add(out, split_case(k));
 }
 
 }  // namespace seqconf::catalog
