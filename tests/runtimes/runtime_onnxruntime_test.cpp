@@ -19,15 +19,17 @@ class OrtFixture : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(OrtFixture, MatchesBackendOutputs) {
   REQUIRE_ORT(rt);
-  const Fixture f = load_fixture(GetParam());
+  const Case c = backend_case(GetParam());
+  const LoadedCase loaded = load_case(c);
+  const DataSet& data = loaded.data_sets.at(0);
   RunError error;
-  auto model = rt->prepare(f.model_path, f.model, &error);
+  auto model = rt->prepare(c.dir / "model.onnx", loaded.model, &error);
   ASSERT_TRUE(model) << kind_str(error.kind) << ": " << error.message;
-  const RunResult r = model->run(f.inputs);
+  const RunResult r = model->run(data.inputs);
   ASSERT_TRUE(r.ok) << kind_str(r.error.kind) << ": " << r.error.message;
-  ASSERT_EQ(r.outputs.size(), f.outputs.size());
-  for (size_t i = 0; i < f.outputs.size(); ++i)
-    EXPECT_TRUE(values_close(f.outputs[i], r.outputs[i])) << "output " << i;
+  ASSERT_EQ(r.outputs.size(), data.outputs.size());
+  const Comparison cmp = compare_outputs(data.outputs, r.outputs, c.tolerance);
+  EXPECT_TRUE(cmp.ok) << cmp.message;
 }
 
 INSTANTIATE_TEST_SUITE_P(Backend, OrtFixture, ::testing::ValuesIn(sequence_fixture_names()),

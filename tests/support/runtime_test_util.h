@@ -1,20 +1,18 @@
-// Helpers for the runtime tests: ONNX backend fixtures read directly (model.onnx,
-// test_data_set_0/input_K.pb, output_K.pb) and a comparison with ONNX's tolerance.
+// Helpers for the runtime tests: the ONNX backend fixtures that use the sequence operators (read
+// with cases/case.h's loader), single-node models, ONNX Runtime loaded once.
 #pragma once
 
 #include <gtest/gtest.h>
 
-#include <cmath>
-#include <complex>
-#include <filesystem>
-#include <fstream>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include <onnx/onnx_pb.h>
 
+#include "cases/case.h"
+#include "cases/data_dir.h"
+#include "harness/compare.h"
 #include "reference/proto.h"
 #include "reference/value.h"
 #include "runtimes/onnxruntime.h"
@@ -22,8 +20,6 @@
 #include "tests/support/interpreter_model_util.h"
 
 namespace seqconf::testing {
-
-inline const std::filesystem::path kBackendData = "/usr/share/libonnx-testdata/data";
 
 // The backend fixtures that use the sequence operators (directly, in a subgraph or through
 // SequenceConstruct/SequenceLength), as listed in the spec notes.
@@ -56,102 +52,15 @@ inline std::vector<std::string> sequence_fixture_names() {
 
 inline std::string_view kind_str(RunError::Kind k) { return run_error_kind_name(k); }
 
-inline std::string read_bytes(const std::filesystem::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-struct Fixture {
-  std::filesystem::path model_path;
-  onnx::ModelProto model;
-  std::vector<Value> inputs;
-  std::vector<Value> outputs;
-};
-
-inline Fixture load_fixture(const std::string& name) {
-  Fixture f;
-  const auto dir = kBackendData / name;
-  f.model_path = dir / "model.onnx";
-  if (!f.model.ParseFromString(read_bytes(f.model_path)))
-    throw Error(ErrorCode::invalid_proto, f.model_path.string() + ": not a ModelProto");
-  std::vector<std::string> initializers;
-  for (const auto& i : f.model.graph().initializer()) initializers.push_back(i.name());
-  const auto data = dir / "test_data_set_0";
-  int k = 0;
-  for (const auto& in : f.model.graph().input()) {
-    if (std::find(initializers.begin(), initializers.end(), in.name()) != initializers.end())
-      continue;
-    const auto p = data / ("input_" + std::to_string(k++) + ".pb");
-    f.inputs.push_back(value_from_bytes(read_bytes(p), in.type(), p.string()));
-  }
-  k = 0;
-  for (const auto& out : f.model.graph().output()) {
-    const auto p = data / ("output_" + std::to_string(k++) + ".pb");
-    f.outputs.push_back(value_from_bytes(read_bytes(p), out.type(), p.string()));
-  }
-  return f;
-}
-
-// ONNX's backend comparison: rtol 1e-3, atol 1e-7 for floating types, exact otherwise.
-inline ::testing::AssertionResult tensors_close(const Tensor& expected, const Tensor& actual) {
-  if (expected.dtype() != actual.dtype() || expected.shape() != actual.shape())
-    return ::testing::AssertionFailure()
-           << "expected " << expected.describe() << ", got " << actual.describe();
-  if (!is_floating(expected.dtype()))
-    return expected.identical(actual) ? ::testing::AssertionSuccess()
-                                      : ::testing::AssertionFailure() << "values differ";
-  return visit_dtype(expected.dtype(), [&](auto tag) -> ::testing::AssertionResult {
-    using T = typename decltype(tag)::type;
-    auto to_c = [](const T& v) -> std::complex<double> {
-      if constexpr (std::is_same_v<T, Float16>)
-        return float16_to_float(v);
-      else if constexpr (std::is_arithmetic_v<T>)
-        return static_cast<double>(v);
-      else if constexpr (std::is_same_v<T, std::string>)
-        return 0.0;
-      else
-        return std::complex<double>(v.real(), v.imag());
-    };
-    if constexpr (std::is_same_v<T, std::string>) {
-      return ::testing::AssertionFailure() << "unreachable";
-    } else {
-      for (size_t i = 0; i < expected.element_count(); ++i) {
-        const auto e = to_c(expected.data<T>()[i]), a = to_c(actual.data<T>()[i]);
-        if (std::isnan(e.real()) && std::isnan(a.real())) continue;
-        if (std::abs(e - a) > 1e-7 + 1e-3 * std::abs(e))
-          return ::testing::AssertionFailure()
-                 << "element " << i << ": expected " << e.real() << ", got " << a.real();
-      }
-      return ::testing::AssertionSuccess();
-    }
-  });
-}
-
-inline ::testing::AssertionResult values_close(const Value& expected, const Value& actual) {
-  if (expected.v.index() != actual.v.index())
-    return ::testing::AssertionFailure()
-           << "expected " << expected.describe() << ", got " << actual.describe();
-  if (expected.is_tensor()) return tensors_close(expected.tensor(), actual.tensor());
-  if (expected.is_sequence()) {
-    const Sequence &e = expected.sequence(), &a = actual.sequence();
-    if (e.size() != a.size() || e.elem_type() != a.elem_type())
-      return ::testing::AssertionFailure()
-             << "expected " << e.describe() << ", got " << a.describe();
-    for (size_t i = 0; i < e.size(); ++i) {
-      auto r = tensors_close(e.at(i), a.at(i));
-      if (!r) return r << " (sequence position " << i << ")";
-    }
-    return ::testing::AssertionSuccess();
-  }
-  const Optional &e = expected.optional(), &a = actual.optional();
-  if (!e.element || !a.element)
-    return (!e.element && !a.element) ? ::testing::AssertionSuccess()
-                                      : ::testing::AssertionFailure()
-                                            << "expected " << expected.describe() << ", got "
-                                            << actual.describe();
-  return values_close(*e.element, *a.element);
+// The ONNX backend fixture `name` ("node/test_loop13_seq") under default_onnx_testdata_root(),
+// as a case: load_case (cases/case.h) reads it, compare_outputs (harness/compare.h) judges a
+// runtime's outputs with its tolerance.
+inline Case backend_case(const std::string& name) {
+  Case c;
+  c.id = "onnx-backend/" + name;
+  c.source = "onnx-backend";
+  c.dir = default_onnx_testdata_root() / name;
+  return c;
 }
 
 // One node; graph inputs/outputs are the node's, in order.
