@@ -1,7 +1,7 @@
 // Property-based checks of the reference operators. Each property is a function of an OpSet;
-// properties_test.cpp runs each one as an RC_GTEST_PROP on the reference, mutants_test.cpp
-// runs it on broken variants and expects a counterexample, report_main.cpp writes a JSON
-// report of a run.
+// tests/properties/properties_test.cpp runs each one as an RC_GTEST_PROP on the reference,
+// tests/properties/mutants_test.cpp runs it on broken variants and expects a counterexample,
+// report_main.cpp writes a JSON report of a run.
 #pragma once
 
 #include <functional>

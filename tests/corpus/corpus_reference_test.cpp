@@ -1,0 +1,206 @@
+// The reference on the committed corpus (fixtures/corpus): each case is loaded from disk
+// (model.onnx, test_data_set_0/*.pb, case.json), its one node is evaluated with the reference
+// operators, and the result must be what case.json expects: the outputs exactly, or the error
+// code. Ambiguous cases are also run under the strict policy against "strict_expectation".
+// SequenceMap bodies are evaluated by a small interpreter of the three body operators the
+// corpus uses (Identity and Shape), reading outer-scope names from the graph.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "cases/case_json.h"
+#include "reference/ops/ops.h"
+#include "reference/proto.h"
+
+namespace seqconf {
+namespace {
+
+namespace fs = std::filesystem;
+
+const fs::path kCorpus = SEQCONF_CORPUS_DIR;
+
+std::string read_file(const fs::path& p) {
+  std::ifstream f(p, std::ios::binary);
+  if (!f) throw std::runtime_error("cannot read " + p.string());
+  std::ostringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+std::vector<std::string> case_folders() {
+  std::vector<std::string> v;
+  if (!fs::is_directory(kCorpus)) return v;
+  for (const auto& e : fs::directory_iterator(kCorpus))
+    if (e.is_directory() && fs::exists(e.path() / "case.json"))
+      v.push_back(e.path().filename().string());
+  std::sort(v.begin(), v.end());
+  return v;
+}
+
+int64_t int_attr(const onnx::NodeProto& node, const std::string& name, int64_t fallback) {
+  for (const auto& a : node.attribute())
+    if (a.name() == name) return a.i();
+  return fallback;
+}
+
+// A SequenceMap body as a callable: runs the body's nodes in order on one sample.
+ops::SequenceMapBody body_callable(const onnx::GraphProto& body,
+                                   const std::map<std::string, Value>& outer) {
+  ops::SequenceMapBody b;
+  b.num_inputs = static_cast<size_t>(body.input_size());
+  for (const auto& o : body.output())
+    b.output_elem_types.push_back(static_cast<DataType>(o.type().tensor_type().elem_type()));
+  b.run = [body, outer](const std::vector<Value>& sample) {
+    std::map<std::string, Value> env = outer;
+    for (int k = 0; k < body.input_size(); ++k) env[body.input(k).name()] = sample.at(k);
+    for (const auto& n : body.node()) {
+      std::vector<Tensor> in;
+      for (const auto& name : n.input()) in.push_back(env.at(name).tensor());
+      if (n.op_type() == "Identity") {
+        env[n.output(0)] = in.at(0);
+      } else if (n.op_type() == "Shape") {
+        Shape dims = in.at(0).shape();
+        env[n.output(0)] =
+            Tensor::from_values<DataType::int64>({static_cast<int64_t>(dims.size())}, dims);
+      } else {
+        throw Error(ErrorCode::not_supported, "body operator " + n.op_type());
+      }
+    }
+    std::vector<Value> out;
+    for (const auto& o : body.output()) out.push_back(env.at(o.name()));
+    return out;
+  };
+  return b;
+}
+
+struct Loaded {
+  CaseJson meta;
+  onnx::ModelProto model;
+  std::map<std::string, Value> inputs;  // by graph input name
+  std::vector<Value> outputs;           // expected
+};
+
+Loaded load(const std::string& folder) {
+  Loaded l;
+  const fs::path dir = kCorpus / folder;
+  l.meta = parse_case_json(read_file(dir / "case.json"));
+  if (!l.model.ParseFromString(read_file(dir / "model.onnx")))
+    throw std::runtime_error(folder + ": model.onnx does not parse");
+  const auto& g = l.model.graph();
+  for (int k = 0; k < g.input_size(); ++k) {
+    const fs::path p = dir / "test_data_set_0" / ("input_" + std::to_string(k) + ".pb");
+    l.inputs[g.input(k).name()] = value_from_bytes(read_file(p), g.input(k).type(), p.string());
+  }
+  for (int k = 0; k < g.output_size(); ++k) {
+    const fs::path p = dir / "test_data_set_0" / ("output_" + std::to_string(k) + ".pb");
+    if (!fs::exists(p)) break;
+    l.outputs.push_back(value_from_bytes(read_file(p), g.output(k).type(), p.string()));
+  }
+  return l;
+}
+
+std::vector<Value> evaluate(const Loaded& l, Policy policy) {
+  Context ctx;
+  ctx.policy = policy;
+  const onnx::NodeProto& node = l.model.graph().node(0);
+  auto input = [&](int i) -> std::optional<Value> {
+    if (i >= node.input_size() || node.input(i).empty()) return std::nullopt;
+    return l.inputs.at(node.input(i));
+  };
+  auto tensor_input = [&](int i) -> std::optional<Tensor> {
+    auto v = input(i);
+    if (!v) return std::nullopt;
+    return v->tensor();
+  };
+  const std::string& op = node.op_type();
+  if (op == "SequenceAt") return {ops::SequenceAt(input(0)->sequence(), *tensor_input(1), ctx)};
+  if (op == "SequenceErase")
+    return {ops::SequenceErase(input(0)->sequence(), tensor_input(1), ctx)};
+  if (op == "SequenceInsert")
+    return {ops::SequenceInsert(input(0)->sequence(), *tensor_input(1), tensor_input(2), ctx)};
+  if (op == "SplitToSequence")
+    return {ops::SplitToSequence(*tensor_input(0), tensor_input(1), int_attr(node, "axis", 0),
+                                 int_attr(node, "keepdims", 1), ctx)};
+  if (op == "SequenceMap") {
+    const onnx::GraphProto* body = nullptr;
+    for (const auto& a : node.attribute())
+      if (a.name() == "body") body = &a.g();
+    std::vector<Value> additional;
+    for (int i = 1; i < node.input_size(); ++i) additional.push_back(*input(i));
+    const auto seqs =
+        ops::SequenceMap(input(0)->sequence(), additional, body_callable(*body, l.inputs), ctx);
+    return std::vector<Value>(seqs.begin(), seqs.end());
+  }
+  throw std::runtime_error("unexpected operator " + op);
+}
+
+// Checks the evaluation under `policy` against an expectation of case.json (an error code, or
+// the expected outputs).
+void check(const Loaded& l, Policy policy, const std::optional<std::string>& expected_error) {
+  const bool expect_error = expected_error.has_value();
+  try {
+    const std::vector<Value> got = evaluate(l, policy);
+    ASSERT_FALSE(expect_error) << "no error; expected " << *expected_error;
+    ASSERT_EQ(got.size(), l.outputs.size());
+    for (size_t i = 0; i < got.size(); ++i)
+      EXPECT_TRUE(got[i].identical(l.outputs[i])) << "output " << i << ": got " << got[i].describe()
+                                                  << ", expected " << l.outputs[i].describe();
+  } catch (const Error& e) {
+    ASSERT_TRUE(expect_error) << "unexpected error " << error_code_name(e.code()) << ": "
+                              << e.what();
+    EXPECT_EQ(std::string(error_code_name(e.code())), *expected_error) << e.what();
+  }
+}
+
+class CorpusCase : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(CorpusCase, ReferenceMatchesExpectation) {
+  const Loaded l = load(GetParam());
+  // Every corpus model holds the one node under test.
+  ASSERT_EQ(l.model.graph().node_size(), 1) << GetParam();
+  const bool must_reject = l.meta.expected_error.has_value();
+  // Must-reject cases carry no outputs; valid cases one per graph output.
+  EXPECT_EQ(l.outputs.size(),
+            must_reject ? 0u : static_cast<size_t>(l.model.graph().output_size()));
+  check(l, Policy::lenient, l.meta.expected_error);
+  if (l.meta.clarity == "ambiguous") {
+    ASSERT_TRUE(l.meta.has_strict_expectation);
+    check(l, Policy::strict, l.meta.strict_expected_error);
+  }
+}
+
+std::string test_name(const ::testing::TestParamInfo<std::string>& info) {
+  std::string s = info.param;
+  for (char& ch : s)
+    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+  return s;
+}
+
+INSTANTIATE_TEST_SUITE_P(Corpus, CorpusCase, ::testing::ValuesIn(case_folders()), test_name);
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(CorpusCase);
+
+// The corpus as a whole: size, must-reject share, every op over the 15 types.
+TEST(Corpus, SizeAndTypeCoverage) {
+  const auto folders = case_folders();
+  EXPECT_GE(folders.size(), 1000u);
+  size_t rejects = 0;
+  std::map<std::string, std::set<std::string>> types;
+  std::set<std::string> ids;
+  for (const auto& f : folders) {
+    const CaseJson meta = parse_case_json(read_file(kCorpus / f / "case.json"));
+    rejects += meta.expected_error.has_value();
+    types[meta.op].insert(meta.dtype);
+    EXPECT_TRUE(ids.insert(meta.id).second) << meta.id;
+  }
+  EXPECT_GE(rejects, 50u);
+  EXPECT_EQ(types.size(), 5u);
+  for (const auto& [op, t] : types) EXPECT_EQ(t.size(), 15u) << op;
+}
+
+}  // namespace
+}  // namespace seqconf

@@ -1,0 +1,100 @@
+#include <cmath>
+
+#include "tests/support/test_util.h"
+
+namespace seqconf::testing {
+namespace {
+
+// IEEE 754 binary16: 1 sign bit, 5 exponent bits (bias 15), 10 mantissa bits.
+TEST(Float16, KnownBitPatterns) {
+  struct Case {
+    float value;
+    uint16_t bits;
+  };
+  const Case cases[] = {{1.0f, 0x3C00},     {-2.0f, 0xC000},    {0.5f, 0x3800},
+                        {65504.0f, 0x7BFF}, {0.0f, 0x0000},     {-0.0f, 0x8000},
+                        {0x1p-24f, 0x0001}, {0x1p-14f, 0x0400}, {INFINITY, 0x7C00},
+                        {-INFINITY, 0xFC00}};
+  for (const auto& c : cases) {
+    EXPECT_EQ(float_to_float16(c.value).bits, c.bits) << c.value;
+    EXPECT_EQ(float16_to_float(Float16{c.bits}), c.value) << c.bits;
+  }
+  EXPECT_TRUE(std::isnan(float16_to_float(Float16{0x7E00})));
+  EXPECT_EQ(float_to_float16(NAN).bits & 0x7C00, 0x7C00);
+}
+
+TEST(Float16, RoundsToNearestEven) {
+  // 1 + 2^-11 lies halfway between 1 (0x3C00, even) and 1 + 2^-10 (0x3C01): goes to even.
+  EXPECT_EQ(float_to_float16(1.0f + 0x1p-11f).bits, 0x3C00);
+  // 1 + 3 * 2^-11 lies halfway between 0x3C01 and 0x3C02 (even).
+  EXPECT_EQ(float_to_float16(1.0f + 3 * 0x1p-11f).bits, 0x3C02);
+  // 65520 lies halfway between 65504 (0x7BFF, odd) and 65536 (overflow): goes to infinity.
+  EXPECT_EQ(float_to_float16(65520.0f).bits, 0x7C00);
+}
+
+TEST(DataType, NamesAndSizes) {
+  EXPECT_EQ(kAllDataTypes.size(), 15u);
+  for (DataType d : kAllDataTypes) {
+    EXPECT_EQ(dtype_from_name(dtype_name(d)), d);
+    EXPECT_TRUE(is_supported(d));
+  }
+  EXPECT_EQ(element_size(DataType::complex128), 16u);
+  EXPECT_EQ(element_size(DataType::float16), 2u);
+  EXPECT_EQ(element_size(DataType::bool_), 1u);
+  EXPECT_EQ(element_size(DataType::string), 0u);
+  EXPECT_FALSE(is_supported(static_cast<DataType>(16)));  // bfloat16
+  EXPECT_EQ(dtype_name_any(16), "bfloat16");
+}
+
+// visit_dtype dispatches the 15 types and throws on any other value, naming it.
+TEST(DataType, VisitRejectsValuesOutsideTheTypeSet) {
+  for (DataType d : kAllDataTypes)
+    EXPECT_EQ(visit_dtype(d, [](auto tag) { return decltype(tag)::value; }), d);
+  for (int32_t v : {0, 16, 99, -1}) {
+    try {
+      visit_dtype(static_cast<DataType>(v), [](auto) {});
+      ADD_FAILURE() << v;
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), ErrorCode::unsupported_type);
+      EXPECT_NE(std::string(e.what()).find("element type " + std::to_string(v) + " "),
+                std::string::npos)
+          << e.what();
+    }
+  }
+}
+
+TEST(ErrorCodes, NamesAreStableAndRoundTrip) {
+  ErrorCode c;
+  ASSERT_TRUE(error_code_from_name("position_out_of_range", c));
+  EXPECT_EQ(c, ErrorCode::position_out_of_range);
+  EXPECT_EQ(error_code_name(ErrorCode::split_sum_mismatch), "split_sum_mismatch");
+  EXPECT_FALSE(error_code_from_name("no_such_code", c));
+}
+
+TEST(Tensor, RejectsMismatchedData) {
+  expect_error(ErrorCode::invalid_proto,
+               [] { Tensor::from_bytes(DataType::int32, {2}, std::vector<std::byte>(7)); });
+  expect_error(ErrorCode::invalid_proto, [] { Tensor::from_strings({3}, {"a"}); });
+  expect_error(ErrorCode::invalid_proto, [] { Tensor::zeros(DataType::float32, {2, -1}); });
+  expect_error(ErrorCode::limit_exceeded, [] {
+    Tensor::zeros(DataType::float32, {1 << 20, 1 << 20, 1 << 20});
+  });
+  expect_error(ErrorCode::limit_exceeded, [] {
+    Tensor::zeros(DataType::float32, {int64_t{1} << 40, int64_t{1} << 40});
+  });
+}
+
+TEST(Tensor, BoolBytesAreNormalised) {
+  const Tensor t = Tensor::from_bytes(DataType::bool_, {2}, {std::byte{0}, std::byte{7}});
+  EXPECT_EQ(t.data<uint8_t>()[1], 1);
+}
+
+TEST(Tensor, IdenticalComparesBitsAndShape) {
+  EXPECT_TRUE(f32({1}, {NAN}).identical(f32({1}, {NAN})));
+  EXPECT_FALSE(f32({1}, {0.0f}).identical(f32({1}, {-0.0f})));
+  EXPECT_FALSE(f32({1, 1}, {1}).identical(f32({1}, {1})));
+  EXPECT_FALSE(Tensor::zeros(DataType::int32, {0}).identical(Tensor::zeros(DataType::int64, {0})));
+}
+
+}  // namespace
+}  // namespace seqconf::testing

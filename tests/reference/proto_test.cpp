@@ -1,0 +1,163 @@
+#include "reference/proto.h"
+
+#include <cmath>
+
+#include "tests/support/test_util.h"
+
+namespace seqconf::testing {
+namespace {
+
+template <class Tag>
+class ProtoTyped : public ::testing::Test {};
+TYPED_TEST_SUITE(ProtoTyped, AllTypes, TypeTagName);
+
+TYPED_TEST(ProtoTyped, TensorRoundTripBothEncodings) {
+  constexpr DataType D = TypeParam::value;
+  for (const Shape& shape : {Shape{}, Shape{0}, Shape{2, 3}, Shape{1, 0, 2}, Shape{2, 1, 2, 1}}) {
+    const Tensor t = make_tensor(D, shape, 3);
+    for (auto enc : {TensorEncoding::typed_fields, TensorEncoding::raw_data}) {
+      const onnx::TensorProto p = tensor_to_proto(t, enc, "x");
+      EXPECT_EQ(p.data_type(), static_cast<int32_t>(D));
+      EXPECT_EQ(p.has_raw_data(), enc == TensorEncoding::raw_data && D != DataType::string);
+      EXPECT_TRUE(tensor_from_proto(p).identical(t)) << shape_to_string(shape);
+    }
+  }
+}
+
+TYPED_TEST(ProtoTyped, SequenceRoundTripKeepsTypeWhenEmpty) {
+  constexpr DataType D = TypeParam::value;
+  onnx::TypeProto declared;
+  declared.mutable_sequence_type()->mutable_elem_type()->mutable_tensor_type()->set_elem_type(
+      static_cast<int32_t>(D));
+  for (size_t n : {0, 1, 3}) {
+    const Sequence s = make_sequence(D, n);
+    const Value back =
+        value_from_bytes(value_to_bytes(s, TensorEncoding::raw_data), declared, "seq");
+    EXPECT_TRUE(back.sequence().identical(s)) << n;
+  }
+}
+
+// Typed fields written by hand, as the ONNX spec lays them out.
+TEST(Proto, TypedFieldLayouts) {
+  onnx::TensorProto h;  // float16 bits live in int32_data
+  h.set_data_type(onnx::TensorProto::FLOAT16);
+  h.add_dims(2);
+  h.add_int32_data(0x3C00);
+  h.add_int32_data(0xC000);
+  const Tensor th = tensor_from_proto(h);
+  EXPECT_EQ(th.data<Float16>()[0].bits, 0x3C00);
+  EXPECT_EQ(float16_to_float(th.data<Float16>()[1]), -2.0f);
+
+  onnx::TensorProto c;  // complex64 as (real, imaginary) pairs in float_data
+  c.set_data_type(onnx::TensorProto::COMPLEX64);
+  c.add_dims(1);
+  c.add_float_data(1.5f);
+  c.add_float_data(-2.5f);
+  EXPECT_EQ(tensor_from_proto(c).data<std::complex<float>>()[0], std::complex<float>(1.5f, -2.5f));
+
+  onnx::TensorProto u;  // uint32 in uint64_data
+  u.set_data_type(onnx::TensorProto::UINT32);
+  u.add_uint64_data(4000000000u);
+  EXPECT_EQ(tensor_from_proto(u).data<uint32_t>()[0], 4000000000u);
+
+  onnx::TensorProto s;  // strings are arbitrary bytes
+  s.set_data_type(onnx::TensorProto::STRING);
+  s.add_dims(2);
+  s.add_string_data(std::string("a\0b", 3));
+  s.add_string_data("");
+  const Tensor ts = tensor_from_proto(s);
+  EXPECT_EQ(ts.string_at(0), std::string("a\0b", 3));
+  EXPECT_EQ(ts.string_at(1), "");
+}
+
+TEST(Proto, RawDataIsLittleEndian) {
+  onnx::TensorProto p;
+  p.set_data_type(onnx::TensorProto::INT32);
+  p.set_raw_data(std::string("\x01\x02\x00\x00", 4));
+  EXPECT_EQ(tensor_from_proto(p).data<int32_t>()[0], 0x0201);
+}
+
+TEST(Proto, RejectsMalformedTensors) {
+  onnx::TensorProto count;
+  count.set_data_type(onnx::TensorProto::FLOAT);
+  count.add_dims(3);
+  count.add_float_data(1);
+  auto msg = expect_error(ErrorCode::invalid_proto, [&] { tensor_from_proto(count); });
+  EXPECT_NE(msg.find("float_data holds 1"), std::string::npos) << msg;
+
+  onnx::TensorProto raw;
+  raw.set_data_type(onnx::TensorProto::INT64);
+  raw.add_dims(2);
+  raw.set_raw_data(std::string(15, '\0'));
+  msg = expect_error(ErrorCode::invalid_proto, [&] { tensor_from_proto(raw); });
+  EXPECT_NE(msg.find("15 bytes"), std::string::npos) << msg;
+
+  onnx::TensorProto neg;
+  neg.set_data_type(onnx::TensorProto::FLOAT);
+  neg.add_dims(-1);
+  expect_error(ErrorCode::invalid_proto, [&] { tensor_from_proto(neg); });
+
+  onnx::TensorProto overflow;
+  overflow.set_data_type(onnx::TensorProto::FLOAT);
+  for (int i = 0; i < 4; ++i) overflow.add_dims(int64_t{1} << 20);
+  expect_error(ErrorCode::limit_exceeded, [&] { tensor_from_proto(overflow); });
+
+  onnx::TensorProto huge;  // 10^12 elements declared, no data: rejected before allocating
+  huge.set_data_type(onnx::TensorProto::UINT8);
+  huge.add_dims(1000000);
+  huge.add_dims(1000000);
+  expect_error(ErrorCode::limit_exceeded, [&] { tensor_from_proto(huge); });
+
+  onnx::TensorProto bf16;
+  bf16.set_data_type(onnx::TensorProto::BFLOAT16);
+  msg = expect_error(ErrorCode::unsupported_type, [&] { tensor_from_proto(bf16); });
+  EXPECT_NE(msg.find("bfloat16"), std::string::npos) << msg;
+
+  onnx::TensorProto unknown;
+  unknown.set_data_type(99);
+  expect_error(ErrorCode::unsupported_type, [&] { tensor_from_proto(unknown); });
+
+  onnx::TensorProto ext;
+  ext.set_data_type(onnx::TensorProto::FLOAT);
+  ext.set_data_location(onnx::TensorProto::EXTERNAL);
+  expect_error(ErrorCode::invalid_proto, [&] { tensor_from_proto(ext); });
+
+  onnx::TensorProto str_raw;
+  str_raw.set_data_type(onnx::TensorProto::STRING);
+  str_raw.set_raw_data("abc");
+  expect_error(ErrorCode::invalid_proto, [&] { tensor_from_proto(str_raw); });
+}
+
+TEST(Proto, SequenceErrors) {
+  onnx::SequenceProto mixed;
+  mixed.set_elem_type(onnx::SequenceProto::TENSOR);
+  *mixed.add_tensor_values() =
+      tensor_to_proto(make_tensor(DataType::float32, {1}), TensorEncoding::raw_data);
+  *mixed.add_tensor_values() =
+      tensor_to_proto(make_tensor(DataType::int32, {1}), TensorEncoding::raw_data);
+  expect_error(ErrorCode::element_type_mismatch, [&] { sequence_from_proto(mixed); });
+
+  onnx::SequenceProto empty;
+  empty.set_elem_type(onnx::SequenceProto::TENSOR);
+  expect_error(ErrorCode::invalid_proto, [&] { sequence_from_proto(empty); });
+  EXPECT_EQ(sequence_from_proto(empty, DataType::uint16).elem_type(), DataType::uint16);
+
+  onnx::TypeProto declared;
+  declared.mutable_sequence_type()->mutable_elem_type()->mutable_tensor_type()->set_elem_type(1);
+  expect_error(ErrorCode::invalid_proto, [&] { value_from_bytes("\xff\xff\xff", declared, "in"); });
+}
+
+TEST(Proto, OptionalRoundTrip) {
+  const Value some = make_optional(Value(make_sequence(DataType::int8, 2)));
+  onnx::TypeProto declared = type_of(some);
+  EXPECT_TRUE(value_from_bytes(value_to_bytes(some, TensorEncoding::typed_fields), declared, "o")
+                  .identical(some));
+  Optional none;
+  none.holds_sequence = true;
+  none.elem_type = DataType::int8;
+  EXPECT_TRUE(value_from_bytes(value_to_bytes(Value(none), TensorEncoding::raw_data), declared, "o")
+                  .identical(Value(none)));
+}
+
+}  // namespace
+}  // namespace seqconf::testing

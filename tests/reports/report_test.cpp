@@ -1,0 +1,496 @@
+// Tests of the reports library on synthetic outcomes (synthetic.h). Expected counts are
+// derived by hand from the outcome list and the expectation rules:
+//   non-pass with an entry of the same status -> expected failure;
+//   pass with an entry of a non-pass status  -> unexpected pass;
+//   any other non-pass (not skipped)          -> unexpected failure.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "reference/error.h"
+#include "reports/html_report.h"
+#include "reports/json_report.h"
+#include "reports/junit_report.h"
+#include "reports/output.h"
+#include "reports/report.h"
+#include "tests/reports/synthetic.h"
+
+namespace seqconf::reports {
+namespace {
+
+using nlohmann::json;
+using testing::outcome;
+using testing::synthetic_outcomes;
+
+const json kExpectations = json::parse(R"({
+  "runtime": "reference",
+  "entries": [
+    {"id": "corpus.SplitToSequence.uint16.*", "status": "not_supported",
+     "reason": "uint16 not registered", "link": "https://example.org/k/1"},
+    {"id": "corpus.SplitToSequence.*", "status": "fail", "reason": "split differs"},
+    {"id": "corpus.SequenceAt.string.*", "status": "fail", "reason": "strings broken"},
+    {"id": "corpus.SequenceInsert.int8.append", "status": "crash", "reason": "segfault"}
+  ]})");
+
+RunInfo info() {
+  RunInfo i;
+  i.runtime_name = "reference";
+  i.runtime_version = "0.1.0";
+  i.start_time = "2026-01-01T00:00:00.000Z";
+  i.end_time = "2026-01-01T00:00:01.000Z";
+  i.options = {{"runtime", "reference"}, {"source", "all"}};
+  return i;
+}
+
+const CaseRecord& find_case(const Report& r, const std::string& id) {
+  for (const auto& c : r.cases)
+    if (c.outcome.case_id == id) return c;
+  throw std::runtime_error("no case " + id);
+}
+
+size_t count(const std::string& hay, const std::string& needle) {
+  size_t n = 0;
+  for (size_t p = hay.find(needle); p != std::string::npos; p = hay.find(needle, p + 1)) ++n;
+  return n;
+}
+
+TEST(Status, KeysRoundTrip) {
+  for (Status s : kAllStatuses) EXPECT_EQ(status_from_key(status_key(s)), s);
+  EXPECT_EQ(status_key(Status::not_supported), "not_supported");
+  EXPECT_FALSE(status_from_key("passed").has_value());
+}
+
+TEST(Reason, NamesRoundTrip) {
+  std::set<std::string_view> names;
+  for (Reason r : kAllReasons) {
+    EXPECT_EQ(reason_from_name(reason_name(r)), r) << reason_name(r);
+    EXPECT_TRUE(names.insert(reason_name(r)).second) << reason_name(r);
+  }
+  EXPECT_EQ(reason_name(Reason::none), "");
+  EXPECT_EQ(reason_name(Reason::output_count_mismatch), "output_count_mismatch");
+  EXPECT_FALSE(reason_from_name("signal").has_value());
+  EXPECT_FALSE(reason_from_name("none").has_value());
+}
+
+TEST(Judge, Rules) {
+  const auto o = [](Status s) { return outcome("x", "SequenceAt", "float", s); };
+  Expectation fail_entry{"x", Status::fail, "r", "", {}};
+  Expectation pass_entry{"x", Status::pass, "must pass", "", {}};
+  EXPECT_EQ(judge(o(Status::pass), nullptr), Verdict::pass);
+  EXPECT_EQ(judge(o(Status::pass), &fail_entry), Verdict::unexpected_pass);
+  EXPECT_EQ(judge(o(Status::pass), &pass_entry), Verdict::pass);
+  EXPECT_EQ(judge(o(Status::fail), nullptr), Verdict::unexpected_failure);
+  EXPECT_EQ(judge(o(Status::fail), &fail_entry), Verdict::expected_failure);
+  EXPECT_EQ(judge(o(Status::crash), &fail_entry), Verdict::unexpected_failure);
+  EXPECT_EQ(judge(o(Status::not_supported), nullptr), Verdict::unexpected_failure);
+  EXPECT_EQ(judge(o(Status::timeout), &pass_entry), Verdict::unexpected_failure);
+  EXPECT_EQ(judge(o(Status::skipped), nullptr), Verdict::skipped);
+  EXPECT_EQ(judge(o(Status::skipped), &fail_entry), Verdict::skipped);
+  // A list of statuses: each is expected, pass included.
+  Expectation either{"x", Status::not_supported, "no complex", "", {Status::pass}};
+  EXPECT_EQ(judge(o(Status::not_supported), &either), Verdict::expected_failure);
+  EXPECT_EQ(judge(o(Status::pass), &either), Verdict::pass);
+  EXPECT_EQ(judge(o(Status::fail), &either), Verdict::unexpected_failure);
+}
+
+TEST(Expectations, StatusList) {
+  const auto ex = Expectations::from_json(
+      json::parse(R"({"entries":[{"id":"a*","status":["not_supported","pass"],"reason":"r"}]})"));
+  const Expectation* e = ex.match("abc");
+  ASSERT_NE(e, nullptr);
+  EXPECT_EQ(e->status, Status::not_supported);
+  EXPECT_EQ(e->also, std::vector<Status>{Status::pass});
+  EXPECT_TRUE(e->accepts(Status::pass));
+  EXPECT_FALSE(e->accepts(Status::fail));
+  EXPECT_THROW(
+      Expectations::from_json(json::parse(R"({"entries":[{"id":"a","status":[],"reason":"r"}]})")),
+      Error);
+  EXPECT_THROW(Expectations::from_json(json::parse(
+                   R"({"entries":[{"id":"a","status":["fail","often"],"reason":"r"}]})")),
+               Error);
+  // The report keeps the list through JSON.
+  RunInfo i;
+  i.runtime_name = "r";
+  const Report r = make_report(i,
+                               {outcome("abc", "SequenceAt", "complex64", Status::pass),
+                                outcome("abd", "SequenceAt", "complex64", Status::not_supported)},
+                               &ex);
+  EXPECT_EQ(r.summary.unexpected_passes, 0);
+  EXPECT_EQ(r.summary.expected_failures, 1);
+  const json j = report_to_json(r);
+  EXPECT_EQ(j["cases"][1]["expectation"]["also"], json::array({"pass"}));
+  EXPECT_EQ(report_to_json(report_from_json(j)), j);
+}
+
+TEST(Expectations, FirstMatchingEntryWins) {
+  const auto ex = Expectations::from_json(kExpectations);
+  EXPECT_EQ(ex.runtime(), "reference");
+  ASSERT_EQ(ex.entries().size(), 4u);
+  const Expectation* a = ex.match("corpus.SplitToSequence.uint16.split_scalar");
+  ASSERT_NE(a, nullptr);
+  EXPECT_EQ(a->status, Status::not_supported);
+  EXPECT_EQ(a->link, "https://example.org/k/1");
+  const Expectation* b = ex.match("corpus.SplitToSequence.uint32.split_scalar");
+  ASSERT_NE(b, nullptr);
+  EXPECT_EQ(b->status, Status::fail);
+  EXPECT_EQ(b->link, "");
+  EXPECT_EQ(ex.match("corpus.SequenceAt.float.pos_0"), nullptr);
+  // fnmatch: '?' is one character, '[...]' a set; '*' also crosses dots.
+  const auto ex2 = Expectations::from_json(json::parse(
+      R"({"entries":[{"id":"a?c","status":"fail","reason":"r"},
+                     {"id":"x[0-9]","status":"fail","reason":"r"}]})"));
+  EXPECT_NE(ex2.match("abc"), nullptr);
+  EXPECT_EQ(ex2.match("abbc"), nullptr);
+  EXPECT_NE(ex2.match("x7"), nullptr);
+  EXPECT_EQ(ex2.match("xa"), nullptr);
+}
+
+TEST(Expectations, InvalidFilesNameTheProblem) {
+  const auto rejects = [](const char* text, const std::string& fragment) {
+    try {
+      Expectations::from_json(json::parse(text));
+      ADD_FAILURE() << "accepted " << text;
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), ErrorCode::invalid_argument);
+      EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
+    }
+  };
+  rejects(R"([])", "not an object");
+  rejects(R"({"runtime":"r"})", "entries");
+  rejects(R"({"entries":[{"status":"fail","reason":"r"}]})", "\"id\"");
+  rejects(R"({"entries":[{"id":"a","status":"broken","reason":"r"}]})",
+          "unknown status \"broken\"");
+  rejects(R"({"entries":[{"id":"a","status":"fail"}]})", "\"reason\"");
+  rejects(R"({"entries":[{"id":"a","status":"fail","reason":3}]})", "not a string");
+  try {
+    Expectations::load("/nonexistent/expectations.json");
+    ADD_FAILURE();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::io_error);
+  }
+}
+
+TEST(Report, SummaryWithoutExpectations) {
+  const Report r = make_report(info(), synthetic_outcomes(), nullptr);
+  const Summary& s = r.summary;
+  EXPECT_EQ(s.total, 10);
+  EXPECT_EQ(s.passed, 4);
+  EXPECT_EQ(s.failed, 1);
+  EXPECT_EQ(s.errored, 1);
+  EXPECT_EQ(s.not_supported, 2);
+  EXPECT_EQ(s.crashed, 1);
+  EXPECT_EQ(s.timed_out, 0);
+  EXPECT_EQ(s.skipped, 1);
+  EXPECT_EQ(s.expected_failures, 0);
+  EXPECT_EQ(s.unexpected_failures, 5);
+  EXPECT_EQ(s.unexpected_passes, 0);
+  EXPECT_EQ(exit_code(r), 1);
+  EXPECT_TRUE(std::is_sorted(r.cases.begin(), r.cases.end(), [](const auto& a, const auto& b) {
+    return a.outcome.case_id < b.outcome.case_id;
+  }));
+}
+
+TEST(Report, SummaryWithExpectations) {
+  const auto ex = Expectations::from_json(kExpectations);
+  const Report r = make_report(info(), synthetic_outcomes(), &ex);
+  const Summary& s = r.summary;
+  EXPECT_EQ(s.total, 10);
+  EXPECT_EQ(s.expected_failures, 2);    // uint16 not_supported, int8.append crash
+  EXPECT_EQ(s.unexpected_failures, 3);  // pos_neg fail, pos_shape_1 error, uint32 not_supported
+  EXPECT_EQ(s.unexpected_passes, 1);    // SequenceAt.string
+  EXPECT_EQ(find_case(r, "corpus.SequenceAt.string.pos_0").verdict, Verdict::unexpected_pass);
+  EXPECT_EQ(find_case(r, "corpus.SplitToSequence.uint32.split_scalar").verdict,
+            Verdict::unexpected_failure);
+  EXPECT_EQ(find_case(r, "corpus.SplitToSequence.uint16.split_scalar").verdict,
+            Verdict::expected_failure);
+  EXPECT_EQ(find_case(r, "corpus.SplitToSequence.float.keepdims_0").verdict, Verdict::skipped);
+  EXPECT_EQ(exit_code(r), 1);
+
+  // Only expected failures left: exit code 0.
+  std::vector<Outcome> only_expected = {
+      outcome("corpus.SplitToSequence.uint16.a", "SplitToSequence", "uint16",
+              Status::not_supported),
+      outcome("corpus.SequenceAt.float.ok", "SequenceAt", "float", Status::pass)};
+  EXPECT_EQ(exit_code(make_report(info(), only_expected, &ex)), 0);
+}
+
+TEST(Report, MatrixAndFindings) {
+  const Report r = make_report(info(), synthetic_outcomes(), nullptr);
+  ASSERT_EQ(r.matrix.size(), 8u);
+  std::map<std::pair<std::string, std::string>, const MatrixCell*> at;
+  for (const auto& c : r.matrix) at[{c.op, c.dtype}] = &c;
+  const MatrixCell* at_float = at.at({"SequenceAt", "float"});
+  EXPECT_EQ(at_float->total, 2);
+  EXPECT_EQ(at_float->counts.at(Status::pass), 1);
+  EXPECT_EQ(at_float->counts.at(Status::fail), 1);
+  EXPECT_EQ(at_float->worst(), Status::fail);
+  EXPECT_EQ(at.at({"SequenceInsert", "int8"})->worst(), Status::crash);
+  EXPECT_EQ(at.at({"SplitToSequence", "float"})->worst(), Status::skipped);
+  EXPECT_EQ(at.at({"model", "-"})->worst(), Status::pass);
+
+  ASSERT_EQ(r.findings.size(), 2u);  // sorted by kind: "ambiguity" < "shape_inference"
+  const AggregatedFinding& si = r.findings[1];
+  EXPECT_EQ(si.kind, "shape_inference");
+  EXPECT_EQ(si.op, "model");
+  EXPECT_EQ(si.case_ids, std::vector<std::string>{"onnx-backend.simple.test_sequence_model1"});
+  const AggregatedFinding& f = r.findings[0];
+  EXPECT_EQ(f.id, "position_shape_1");
+  EXPECT_EQ(f.op, "SequenceInsert");
+  EXPECT_EQ(f.details, std::vector<std::string>{"accepted position of shape [1]"});
+  EXPECT_EQ(f.case_ids, (std::vector<std::string>{"corpus.SequenceInsert.float.pos_shape_1",
+                                                  "corpus.SequenceInsert.int8.pos_shape_1"}));
+}
+
+TEST(Report, SummaryText) {
+  const Report r = make_report(info(), synthetic_outcomes(), nullptr);
+  const std::string t = summary_text(r);
+  EXPECT_NE(t.find("SequenceAt"), std::string::npos);
+  EXPECT_NE(t.find("2/3"), std::string::npos);   // SequenceAt: 2 of 3 passed
+  EXPECT_NE(t.find("4/10"), std::string::npos);  // total
+  EXPECT_EQ(count(t, "\n"), 6u);                 // header, 4 ops, total
+}
+
+TEST(JsonReport, RoundTripKeepsEveryField) {
+  const auto ex = Expectations::from_json(kExpectations);
+  RunInfo i = info();
+  i.expectations_file = "exp.json";
+  const Report r = make_report(i, synthetic_outcomes(), &ex,
+                               {{"corpus.SequenceAt.float.pos_neg", "Negative value means ..."}});
+  const json j = report_to_json(r);
+  EXPECT_EQ(j["cases"][1]["spec"], "Negative value means ...");
+  EXPECT_EQ(j["schema_version"], kSchemaVersion);
+  EXPECT_EQ(j["summary"]["unexpected_passes"], 1);
+  EXPECT_EQ(j["cases"].size(), 10u);
+  const json back = report_to_json(report_from_json(j));
+  EXPECT_EQ(back, j);
+  // Invalid UTF-8 from a runtime message is repaired, not fatal.
+  const std::string text = report_to_json_text(r);
+  EXPECT_NE(text.find("\xEF\xBF\xBD bytes"), std::string::npos);
+  EXPECT_TRUE(json::parse(text).is_object());
+}
+
+TEST(JsonReport, RejectsWhatItCannotRead) {
+  json j = report_to_json(make_report(info(), synthetic_outcomes(), nullptr));
+  json bad = j;
+  bad["schema_version"] = 99;
+  EXPECT_THROW(report_from_json(bad), Error);
+  bad = j;
+  bad["cases"][0].erase("status");
+  try {
+    report_from_json(bad);
+    ADD_FAILURE();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("cases[0] lacks \"status\""), std::string::npos)
+        << e.what();
+  }
+  bad = j;
+  bad["cases"][1]["status"] = "flaky";
+  EXPECT_THROW(report_from_json(bad), Error);
+}
+
+TEST(JsonReport, RejectsAnUnknownReason) {
+  json bad = report_to_json(make_report(info(), synthetic_outcomes(), nullptr));
+  bad["cases"][1]["reason"] = "signal";
+  try {
+    report_from_json(bad);
+    ADD_FAILURE();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::invalid_argument);
+    EXPECT_NE(std::string(e.what()).find("cases[1]: unknown reason \"signal\""), std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(Merge, TwoShardsEqualTheWholeRun) {
+  const auto ex = Expectations::from_json(kExpectations);
+  const auto all = synthetic_outcomes();
+  std::vector<Outcome> a, b;
+  for (size_t k = 0; k < all.size(); ++k) (k % 2 ? b : a).push_back(all[k]);
+  RunInfo ia = info(), ib = info();
+  ia.options["shard"] = "1/2";
+  ib.options["shard"] = "2/2";
+  ib.start_time = "2026-01-01T00:00:00.500Z";
+  ib.end_time = "2026-01-01T00:00:02.000Z";
+  const Report whole = make_report(info(), all, &ex);
+  const Report merged =
+      merge({make_report(ia, a, &ex), make_report(ib, b, &ex)}, {"a.json", "b.json"});
+  const json jw = report_to_json(whole), jm = report_to_json(merged);
+  EXPECT_EQ(jm["cases"], jw["cases"]);
+  EXPECT_EQ(jm["summary"], jw["summary"]);
+  EXPECT_EQ(jm["matrix"], jw["matrix"]);
+  EXPECT_EQ(jm["findings"], jw["findings"]);
+  EXPECT_EQ(jm["start_time"], "2026-01-01T00:00:00.000Z");
+  EXPECT_EQ(jm["end_time"], "2026-01-01T00:00:02.000Z");
+  EXPECT_FALSE(jm["options"].contains("shard"));
+  EXPECT_EQ(jm["merged_from"], json::array({"a.json", "b.json"}));
+  EXPECT_TRUE(merged.info.complete);
+
+  RunInfo interrupted = ib;
+  interrupted.complete = false;
+  EXPECT_FALSE(
+      merge({make_report(ia, a, &ex), make_report(interrupted, b, &ex)}, {}).info.complete);
+}
+
+TEST(Merge, RejectsOverlapAndMixedRuntimes) {
+  const auto all = synthetic_outcomes();
+  const Report r = make_report(info(), all, nullptr);
+  EXPECT_THROW(merge({r, r}, {}), Error);
+  RunInfo other = info();
+  other.runtime_name = "onnxruntime";
+  const Report o = make_report(other, {all[0]}, nullptr);
+  const Report rest = make_report(info(), {all[1]}, nullptr);
+  EXPECT_THROW(merge({rest, o}, {}), Error);
+  EXPECT_THROW(merge({}, {}), Error);
+}
+
+TEST(Output, Escaping) {
+  EXPECT_EQ(xml_escape("a<b>&\"c'"), "a&lt;b&gt;&amp;&quot;c&#39;");
+  EXPECT_EQ(xml_escape("t\tn\nx\x01y"), "t\tn\nx\xEF\xBF\xBDy");
+  EXPECT_EQ(valid_utf8("ok \xC3\xA9 \xFF \xC3"), "ok \xC3\xA9 \xEF\xBF\xBD \xEF\xBF\xBD");
+  EXPECT_EQ(valid_utf8("\xED\xA0\x80"), "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD");  // surrogate
+  EXPECT_EQ(valid_utf8("\xC0\xAF"), "\xEF\xBF\xBD\xEF\xBF\xBD");                  // overlong
+  EXPECT_EQ(shell_quote("it's"), "'it'\\''s'");
+  EXPECT_EQ(shell_quote("a*b"), "'a*b'");
+}
+
+TEST(Output, AtomicWrite) {
+  const auto dir = std::filesystem::temp_directory_path() / "seqconf_report_test_atomic";
+  std::filesystem::remove_all(dir);
+  const auto path = dir / "sub" / "r.json";
+  write_file_atomic(path, "first");
+  write_file_atomic(path, "second");
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  EXPECT_EQ(s.str(), "second");
+  size_t files = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir / "sub")) (void)e, ++files;
+  EXPECT_EQ(files, 1u);  // no temporary left behind
+  EXPECT_THROW(write_file_atomic("/proc/seqconf-cannot-write/r.json", "x"), Error);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(JunitReport, MapsVerdicts) {
+  const auto ex = Expectations::from_json(kExpectations);
+  const std::string x = report_to_junit(make_report(info(), synthetic_outcomes(), &ex));
+  // failures: unexpected pass, fail, unexpected not_supported; errors: the error;
+  // skipped: 2 expected failures + 1 skipped.
+  EXPECT_NE(x.find("tests=\"10\" failures=\"3\" errors=\"1\" skipped=\"3\""), std::string::npos)
+      << x;
+  EXPECT_EQ(count(x, "<testcase "), 10u);
+  EXPECT_NE(x.find("classname=\"SequenceAt\" name=\"corpus.SequenceAt.float.pos_neg\""),
+            std::string::npos);
+  EXPECT_NE(x.find("expected 2, got 3 &lt;&amp;&gt;&quot;&#39;"), std::string::npos);
+  EXPECT_NE(x.find("<failure type=\"unexpected_pass\""), std::string::npos);
+  EXPECT_NE(x.find("<skipped message=\"expected crash: segfault\""), std::string::npos);
+  EXPECT_NE(x.find("<error type=\"error:invalid_input\""), std::string::npos);
+  EXPECT_EQ(x.find('\x01'), std::string::npos);
+  EXPECT_EQ(x.find('\xff'), std::string::npos);
+}
+
+TEST(HtmlReport, MatrixCellsDetailsAndEscaping) {
+  const auto ex = Expectations::from_json(kExpectations);
+  const std::string h = report_to_html(
+      make_report(info(), synthetic_outcomes(), &ex,
+                  {{"corpus.SequenceAt.float.pos_neg", "Negative value means counting <back>"}}));
+  EXPECT_NE(h.find("<blockquote>Negative value means counting &lt;back&gt;</blockquote>"),
+            std::string::npos);
+  EXPECT_NE(h.find("inferred seq(tensor(float)), expected &lt;int8&gt;"), std::string::npos);
+  EXPECT_NE(h.find("data-op=\"SequenceAt\" data-dtype=\"float\" data-status=\"fail\""),
+            std::string::npos);
+  EXPECT_NE(h.find("data-op=\"SequenceInsert\" data-dtype=\"int8\" data-status=\"crash\""),
+            std::string::npos);
+  EXPECT_EQ(count(h, "<details class=\"case\""), 7u);  // 6 non-pass + 1 unexpected pass
+  EXPECT_EQ(h.find("got 3 <&>"), std::string::npos);
+  EXPECT_NE(h.find("got 3 &lt;&amp;&gt;&quot;&#39;"), std::string::npos);
+  EXPECT_NE(h.find("build/seqconf run --runtime &#39;reference&#39; --source corpus --filter "
+                   "&#39;corpus.SequenceAt.float.pos_neg&#39;"),
+            std::string::npos);
+  EXPECT_NE(h.find("It is an error if &#39;position&#39; is not a scalar tensor."),
+            std::string::npos);
+  EXPECT_EQ(h.find("<script"), std::string::npos);
+  EXPECT_EQ(h.find("http://"), std::string::npos);  // self-contained
+
+  const std::string clean = report_to_html(make_report(info(), synthetic_outcomes(), nullptr));
+  EXPECT_EQ(count(clean, "<details class=\"case\""), 6u);
+}
+
+TEST(HtmlReport, ReproduceCommandRepeatsTheRunsChoices) {
+  RunInfo i = info();
+  i.options = {{"runtime", "onnxruntime=/opt/ort/lib.so"},
+               {"corpus", "/tmp/my corpus"},
+               {"onnx_testdata", ""},
+               {"strict", true}};
+  const Report r = make_report(i, synthetic_outcomes(), nullptr);
+  EXPECT_EQ(reproduce_command(r, r.cases[0]),
+            "build/seqconf run --runtime 'onnxruntime=/opt/ort/lib.so' --source corpus --corpus "
+            "'/tmp/my corpus' --strict --filter '" +
+                r.cases[0].outcome.case_id + "'");
+  const CaseRecord& backend = find_case(r, "onnx-backend.simple.test_sequence_model1");
+  EXPECT_EQ(reproduce_command(r, backend),
+            "build/seqconf run --runtime 'onnxruntime=/opt/ort/lib.so' --source onnx-backend "
+            "--strict --filter 'onnx-backend.simple.test_sequence_model1'");
+}
+
+TEST(HtmlReport, IndexComparesRuntimes) {
+  const auto all = synthetic_outcomes();
+  RunInfo other = info();
+  other.runtime_name = "onnxruntime";
+  std::vector<Outcome> ort = all;
+  for (auto& o : ort)
+    if (o.status != Status::skipped) o.status = Status::pass;
+  const std::string h = index_to_html({{make_report(info(), all, nullptr), "reference.html", ""},
+                                       {make_report(other, ort, nullptr), "", ""}});
+  EXPECT_NE(h.find("data-runtime=\"onnxruntime\" data-op=\"SequenceAt\" data-dtype=\"float\" "
+                   "data-status=\"pass\""),
+            std::string::npos);
+  EXPECT_NE(h.find("data-runtime=\"reference\" data-op=\"SequenceAt\" data-dtype=\"float\" "
+                   "data-status=\"fail\""),
+            std::string::npos);
+  // Not passed by both: the 5 non-pass reference cases and the skipped one.
+  EXPECT_EQ(count(h, "<tr data-case-id="), 6u);
+  EXPECT_NE(h.find("<a href=\"reference.html\">"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace seqconf::reports
+
+namespace seqconf::reports {
+namespace {
+
+// Every committed expectations file loads, names its runtime, and gives each entry a reason.
+TEST(Expectations, CommittedFilesLoad) {
+  const std::filesystem::path dir = std::filesystem::path(SEQCONF_SOURCE_DIR) / "expectations";
+  size_t files = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) {
+    if (e.path().extension() != ".json") continue;
+    ++files;
+    const Expectations ex = Expectations::load(e.path());
+    EXPECT_EQ(ex.runtime(), e.path().stem().string()) << e.path();
+    EXPECT_FALSE(ex.entries().empty()) << e.path();
+    for (const auto& x : ex.entries()) EXPECT_FALSE(x.reason.empty()) << x.id;
+  }
+  EXPECT_GE(files, 1u);
+}
+
+// The schema's "reason" enum is exactly the set of Reason names ("" for none).
+TEST(Reason, SchemaListsEveryReason) {
+  std::ifstream in(std::filesystem::path(SEQCONF_SOURCE_DIR) / "reports" /
+                   "seqconf-report.schema.json");
+  ASSERT_TRUE(in);
+  const json schema = json::parse(in);
+  std::set<std::string> in_schema;
+  for (const auto& n : schema.at("$defs").at("reason").at("enum"))
+    in_schema.insert(n.get<std::string>());
+  std::set<std::string> names;
+  for (Reason r : kAllReasons) names.insert(std::string(reason_name(r)));
+  EXPECT_EQ(in_schema, names);
+  EXPECT_EQ(schema.at("$defs").at("reason").at("enum").size(), std::size(kAllReasons));
+}
+
+}  // namespace
+}  // namespace seqconf::reports

@@ -1,0 +1,246 @@
+// Isolation: a runtime that crashes or hangs ends in a crash / timeout outcome and the run goes
+// on; values survive the trip over the pipe unchanged.
+#include <gtest/gtest.h>
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <thread>
+
+#include "runtimes/isolated.h"
+#include "tests/support/runtime_test_util.h"
+#include "tests/support/test_util.h"
+
+namespace seqconf::testing {
+namespace {
+
+enum class Behaviour { echo, segfault, abort_, hang, exit_early, crash_in_prepare };
+
+// A runtime for tests only: returns its inputs as outputs, or misbehaves as told.
+class TestRuntime : public Runtime {
+ public:
+  explicit TestRuntime(Behaviour b) : b_(b) {}
+  std::string name() const override { return "test"; }
+  std::string version() const override { return "0"; }
+
+  std::unique_ptr<PreparedModel> prepare(const std::filesystem::path&, const onnx::ModelProto&,
+                                         RunError*) override {
+    if (b_ == Behaviour::crash_in_prepare) ::raise(SIGSEGV);
+    return std::make_unique<Model>(b_);
+  }
+
+ private:
+  class Model : public PreparedModel {
+   public:
+    explicit Model(Behaviour b) : b_(b) {}
+    RunResult run(const std::vector<Value>& inputs) override {
+      switch (b_) {
+        case Behaviour::segfault:
+          ::raise(SIGSEGV);
+          break;
+        case Behaviour::abort_:
+          ::abort();
+        case Behaviour::hang:
+          std::this_thread::sleep_for(std::chrono::hours(1));
+          break;
+        case Behaviour::exit_early:
+          ::_exit(3);
+        default:
+          break;
+      }
+      RunResult r;
+      r.ok = true;
+      r.outputs = inputs;
+      r.ambiguities.push_back({"position_shape_1", "SequenceInsert", "sentence", "detail"});
+      return r;
+    }
+
+   private:
+    Behaviour b_;
+  };
+  Behaviour b_;
+};
+
+RunResult run_isolated(Behaviour b, const std::vector<Value>& inputs, int timeout_ms = 5000,
+                       RunError* prepare_error = nullptr) {
+  auto rt = make_isolated_runtime(std::make_shared<TestRuntime>(b), {timeout_ms});
+  RunError error;
+  auto model = rt->prepare({}, onnx::ModelProto(), &error);
+  if (!model) {
+    if (prepare_error) *prepare_error = error;
+    return {false, {}, error, {}};
+  }
+  return model->run(inputs);
+}
+
+TEST(Isolated, ValuesComeBackUnchanged) {
+  const std::vector<Value> inputs = {
+      make_tensor(DataType::float16, {2, 3}, 4),
+      Sequence(DataType::string,
+               {Tensor::from_strings({2}, {"a", ""}), make_tensor(DataType::string, {0})}),
+      Sequence(DataType::complex128),  // empty: keeps its element type
+      make_optional(Value(make_tensor(DataType::int8, {}))),
+      Optional{true, DataType::uint16, nullptr},
+  };
+  const RunResult r = run_isolated(Behaviour::echo, inputs);
+  ASSERT_TRUE(r.ok) << r.error.message;
+  ASSERT_EQ(r.outputs.size(), inputs.size());
+  for (size_t i = 0; i < inputs.size(); ++i)
+    EXPECT_TRUE(r.outputs[i].identical(inputs[i])) << i << ": " << r.outputs[i].describe();
+  ASSERT_EQ(r.ambiguities.size(), 1u);
+  EXPECT_EQ(r.ambiguities[0].id, "position_shape_1");
+}
+
+TEST(Isolated, SegfaultIsACrashNamingTheSignal) {
+  const RunResult r = run_isolated(Behaviour::segfault, {iota_f32({2})});
+  ASSERT_FALSE(r.ok);
+  EXPECT_EQ(r.error.kind, RunError::Kind::crash);
+  EXPECT_NE(r.error.message.find("SIGSEGV"), std::string::npos) << r.error.message;
+}
+
+TEST(Isolated, AbortIsACrash) {
+  const RunResult r = run_isolated(Behaviour::abort_, {});
+  EXPECT_EQ(r.error.kind, RunError::Kind::crash);
+  EXPECT_NE(r.error.message.find("SIGABRT"), std::string::npos) << r.error.message;
+}
+
+TEST(Isolated, ExitWithoutAnswerIsACrash) {
+  const RunResult r = run_isolated(Behaviour::exit_early, {});
+  EXPECT_EQ(r.error.kind, RunError::Kind::crash);
+  EXPECT_NE(r.error.message.find("status 3"), std::string::npos) << r.error.message;
+}
+
+TEST(Isolated, CrashWhilePreparingIsReportedByPrepare) {
+  RunError error;
+  run_isolated(Behaviour::crash_in_prepare, {}, 5000, &error);
+  EXPECT_EQ(error.kind, RunError::Kind::crash);
+  EXPECT_NE(error.message.find("SIGSEGV"), std::string::npos) << error.message;
+}
+
+TEST(Isolated, HangIsATimeoutAndTheChildIsKilled) {
+  const auto start = std::chrono::steady_clock::now();
+  const RunResult r = run_isolated(Behaviour::hang, {}, 300);
+  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                      std::chrono::steady_clock::now() - start)
+                      .count();
+  EXPECT_EQ(r.error.kind, RunError::Kind::timeout);
+  EXPECT_LT(ms, 5000);
+  EXPECT_GE(ms, 300);
+}
+
+// The run goes on: a crash, a hang, then a healthy case on the same process.
+TEST(Isolated, TheRunGoesOnAfterCrashAndTimeout) {
+  std::vector<RunError::Kind> kinds;
+  for (Behaviour b : {Behaviour::segfault, Behaviour::hang, Behaviour::echo}) {
+    const RunResult r = run_isolated(b, {i64(7)}, 300);
+    kinds.push_back(r.ok ? RunError::Kind::internal : r.error.kind);
+    if (b == Behaviour::echo) {
+      ASSERT_TRUE(r.ok) << r.error.message;
+      EXPECT_TRUE(r.outputs.at(0).identical(i64(7)));
+    }
+  }
+  EXPECT_EQ(kinds[0], RunError::Kind::crash);
+  EXPECT_EQ(kinds[1], RunError::Kind::timeout);
+}
+
+// A runtime whose models behave as their graph's name says: "pid" returns the id of the
+// process that runs it, "segfault" crashes, "complain" writes to stderr and aborts, anything
+// else echoes its inputs.
+class ByNameRuntime : public Runtime {
+ public:
+  std::string name() const override { return "by-name"; }
+  std::string version() const override { return "0"; }
+  std::unique_ptr<PreparedModel> prepare(const std::filesystem::path&,
+                                         const onnx::ModelProto& model, RunError*) override {
+    return std::make_unique<Model>(model.graph().name());
+  }
+
+ private:
+  class Model : public PreparedModel {
+   public:
+    explicit Model(std::string behaviour) : behaviour_(std::move(behaviour)) {}
+    RunResult run(const std::vector<Value>& inputs) override {
+      if (behaviour_ == "segfault") ::raise(SIGSEGV);
+      if (behaviour_ == "complain") {
+        std::fputs("starting\nkernel: invariant broken\n", stderr);
+        std::fflush(stderr);
+        ::abort();
+      }
+      RunResult r;
+      r.ok = true;
+      r.outputs = behaviour_ == "pid" ? std::vector<Value>{i64(::getpid())} : inputs;
+      return r;
+    }
+
+   private:
+    std::string behaviour_;
+  };
+};
+
+onnx::ModelProto named_model(const std::string& name) {
+  onnx::ModelProto m;
+  m.mutable_graph()->set_name(name);
+  return m;
+}
+
+int64_t pid_of(PreparedModel& model) {
+  const RunResult r = model.run({});
+  EXPECT_TRUE(r.ok) << r.error.message;
+  return r.ok ? r.outputs.at(0).tensor().int_at(0) : -1;
+}
+
+// One worker process prepares and runs many models: no fork per run.
+TEST(Isolated, OneWorkerServesManyModels) {
+  auto rt = make_isolated_runtime(std::make_shared<ByNameRuntime>(), {5000});
+  RunError error;
+  std::vector<std::unique_ptr<PreparedModel>> models;
+  for (int i = 0; i < 5; ++i) {
+    models.push_back(rt->prepare({}, named_model("pid"), &error));
+    ASSERT_TRUE(models.back()) << error.message;
+  }
+  const int64_t worker = pid_of(*models[0]);
+  EXPECT_NE(worker, static_cast<int64_t>(::getpid()));
+  for (auto& m : models)
+    for (int run = 0; run < 3; ++run) EXPECT_EQ(pid_of(*m), worker);
+}
+
+// After a crash a new worker takes over; a model prepared in the old worker is prepared again
+// in the new one and runs.
+TEST(Isolated, ModelsPreparedBeforeACrashRunInTheNewWorker) {
+  auto rt = make_isolated_runtime(std::make_shared<ByNameRuntime>(), {5000});
+  RunError error;
+  auto before = rt->prepare({}, named_model("pid"), &error);
+  auto crashing = rt->prepare({}, named_model("segfault"), &error);
+  ASSERT_TRUE(before && crashing) << error.message;
+  const int64_t first = pid_of(*before);
+  const RunResult r = crashing->run({i64(1)});
+  EXPECT_EQ(r.error.kind, RunError::Kind::crash);
+  EXPECT_NE(r.error.message.find("SIGSEGV"), std::string::npos) << r.error.message;
+  const int64_t second = pid_of(*before);
+  EXPECT_GT(second, 0);
+  EXPECT_NE(second, first);
+  auto after = rt->prepare({}, named_model("echo"), &error);
+  ASSERT_TRUE(after) << error.message;
+  const RunResult echoed = after->run({i64(9)});
+  ASSERT_TRUE(echoed.ok) << echoed.error.message;
+  EXPECT_TRUE(echoed.outputs.at(0).identical(i64(9)));
+}
+
+// A crash message quotes the last line the worker wrote to stderr (the runtime's own words).
+TEST(Isolated, CrashMessageQuotesTheLastLineOnStderr) {
+  auto rt = make_isolated_runtime(std::make_shared<ByNameRuntime>(), {5000});
+  RunError error;
+  auto model = rt->prepare({}, named_model("complain"), &error);
+  ASSERT_TRUE(model) << error.message;
+  const RunResult r = model->run({});
+  EXPECT_EQ(r.error.kind, RunError::Kind::crash);
+  EXPECT_NE(r.error.message.find("SIGABRT"), std::string::npos) << r.error.message;
+  EXPECT_NE(r.error.message.find("stderr: kernel: invariant broken"), std::string::npos)
+      << r.error.message;
+  EXPECT_EQ(r.error.message.find("starting"), std::string::npos) << r.error.message;
+}
+
+}  // namespace
+}  // namespace seqconf::testing

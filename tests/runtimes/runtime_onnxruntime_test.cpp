@@ -1,0 +1,139 @@
+// ONNX Runtime through the C API: the backend fixtures that use the sequence operators, and
+// how ORT's errors map to RunError kinds. Expected values are the fixtures' output_K.pb.
+// SEQCONF_ORT_LIB selects another ORT library (e.g. an older release).
+#include <gtest/gtest.h>
+
+#include "runtimes/onnxruntime.h"
+#include "tests/support/runtime_test_util.h"
+#include "tests/support/test_util.h"
+
+namespace seqconf::testing {
+namespace {
+
+#define REQUIRE_ORT(rt)     \
+  std::string why_;         \
+  Runtime* rt = ort(&why_); \
+  if (!rt) GTEST_SKIP() << "ONNX Runtime unavailable: " << why_
+
+class OrtFixture : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(OrtFixture, MatchesBackendOutputs) {
+  REQUIRE_ORT(rt);
+  const Case c = backend_case(GetParam());
+  const LoadedCase loaded = load_case(c);
+  const DataSet& data = loaded.data_sets.at(0);
+  RunError error;
+  auto model = rt->prepare(c.dir / "model.onnx", loaded.model, &error);
+  ASSERT_TRUE(model) << kind_str(error.kind) << ": " << error.message;
+  const RunResult r = model->run(data.inputs);
+  ASSERT_TRUE(r.ok) << kind_str(r.error.kind) << ": " << r.error.message;
+  ASSERT_EQ(r.outputs.size(), data.outputs.size());
+  const Comparison cmp = compare_outputs(data.outputs, r.outputs, c.tolerance);
+  EXPECT_TRUE(cmp.ok) << cmp.message;
+}
+
+INSTANTIATE_TEST_SUITE_P(Backend, OrtFixture, ::testing::ValuesIn(sequence_fixture_names()),
+                         [](const auto& info) {
+                           std::string n = info.param;
+                           for (char& c : n)
+                             if (!isalnum(static_cast<unsigned char>(c))) c = '_';
+                           return n;
+                         });
+
+TEST(OrtRuntime, ReportsVersionAndLocation) {
+  REQUIRE_ORT(rt);
+  EXPECT_EQ(rt->name(), "onnxruntime");
+  EXPECT_FALSE(rt->version().empty());
+  EXPECT_FALSE(rt->location().empty());
+}
+
+// Sequences of strings go through FillStringTensor / GetStringTensorContent both ways.
+TEST(OrtRuntime, StringSequenceRoundTrip) {
+  REQUIRE_ORT(rt);
+  auto m = single_node("SequenceAt",
+                       {{"S", seq_type(DataType::string)}, {"i", tensor_type(DataType::int64)}},
+                       {{"T", tensor_type(DataType::string)}});
+  RunError error;
+  auto pm = rt->prepare({}, m, &error);
+  ASSERT_TRUE(pm) << error.message;
+  const Tensor a = Tensor::from_strings({2}, {"alpha", ""});
+  const Tensor b = Tensor::from_strings({3}, {"x", "\xc3\xa9t\xc3\xa9", "zz"});
+  // Clause SequenceAt.summary.
+  const RunResult r = pm->run({Sequence(DataType::string, {a, b}), i64(-1)});
+  ASSERT_TRUE(r.ok) << r.error.message;
+  ASSERT_EQ(r.outputs.size(), 1u);
+  EXPECT_TRUE(r.outputs[0].identical(b));
+}
+
+// Sequence output of every numeric type ORT registers for SequenceInsert.
+TEST(OrtRuntime, SequenceOutputKeepsTypeAndShape) {
+  REQUIRE_ORT(rt);
+  for (DataType d :
+       {DataType::float16, DataType::float64, DataType::int8, DataType::uint64, DataType::bool_}) {
+    auto m = single_node("SequenceInsert", {{"S", seq_type(d)}, {"T", tensor_type(d)}},
+                         {{"O", seq_type(d)}});
+    RunError error;
+    auto pm = rt->prepare({}, m, &error);
+    ASSERT_TRUE(pm) << dtype_name(d) << ": " << error.message;
+    const Tensor x = make_tensor(d, {2, 3}, 1), y = make_tensor(d, {0}, 0);
+    const RunResult r = pm->run({Sequence(d, {x}), y});
+    ASSERT_TRUE(r.ok) << dtype_name(d) << ": " << r.error.message;
+    // SequenceInsert without position: "insert 'tensor' at the end of the sequence"... appends.
+    EXPECT_TRUE(r.outputs[0].identical(Sequence(d, {x, y}))) << dtype_name(d);
+  }
+}
+
+// An out-of-range position is rejected ("It is an error if any of the index values are out of
+// bounds"); ORT's message is kept.
+TEST(OrtRuntime, OutOfRangePositionIsAnError) {
+  REQUIRE_ORT(rt);
+  auto m = single_node("SequenceAt",
+                       {{"S", seq_type(DataType::float32)}, {"i", tensor_type(DataType::int64)}},
+                       {{"T", tensor_type(DataType::float32)}});
+  RunError error;
+  auto pm = rt->prepare({}, m, &error);
+  ASSERT_TRUE(pm) << error.message;
+  const RunResult r = pm->run({Sequence(DataType::float32, {iota_f32({2})}), i64(1)});
+  ASSERT_FALSE(r.ok);
+  EXPECT_NE(r.error.message.find("1"), std::string::npos) << r.error.message;
+}
+
+// ORT registers SplitToSequence for bool, float, double, float16, int32, int64 and string only:
+// int8 has no kernel, which is reported as not_supported.
+TEST(OrtRuntime, MissingKernelIsNotSupported) {
+  REQUIRE_ORT(rt);
+  auto m = single_node("SplitToSequence", {{"X", tensor_type(DataType::int8)}},
+                       {{"S", seq_type(DataType::int8)}});
+  RunError error;
+  auto pm = rt->prepare({}, m, &error);
+  if (pm) {
+    const RunResult r = pm->run({make_tensor(DataType::int8, {3})});
+    ASSERT_FALSE(r.ok);
+    error = r.error;
+  }
+  EXPECT_EQ(error.kind, RunError::Kind::not_supported) << error.message;
+}
+
+// A graph ORT cannot load (an unknown operator) is rejected at session creation.
+TEST(OrtRuntime, InvalidModelIsRejectedAtPrepare) {
+  REQUIRE_ORT(rt);
+  auto m = single_node("NoSuchOperator", {{"X", tensor_type(DataType::float32)}},
+                       {{"Y", tensor_type(DataType::float32)}});
+  RunError error;
+  EXPECT_FALSE(rt->prepare({}, m, &error));
+  EXPECT_FALSE(error.message.empty());
+  EXPECT_NE(error.kind, RunError::Kind::crash);
+}
+
+TEST(OrtRuntime, MissingLibraryIsAnIoError) {
+  if (!onnxruntime_compiled_in()) GTEST_SKIP() << "built without the ONNX Runtime header";
+  try {
+    make_onnxruntime_runtime("/nonexistent/libonnxruntime.so.1");
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::io_error);
+  }
+}
+
+}  // namespace
+}  // namespace seqconf::testing

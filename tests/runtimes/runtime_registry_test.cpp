@@ -1,0 +1,55 @@
+// make_runtime: the third-party runtime specs and the isolation option.
+#include <gtest/gtest.h>
+
+#include "runtimes/registry.h"
+#include "tests/support/runtime_test_util.h"
+#include "tests/support/test_util.h"
+
+namespace seqconf::testing {
+namespace {
+
+ErrorCode code_of(const std::string& spec) {
+  try {
+    make_runtime(spec);
+  } catch (const Error& e) {
+    return e.code();
+  }
+  ADD_FAILURE() << spec << ": no error";
+  return ErrorCode::io_error;
+}
+
+TEST(Registry, RejectsBadSpecs) {
+  EXPECT_EQ(code_of("process"), ErrorCode::invalid_argument);
+  EXPECT_EQ(code_of("no-such-runtime"), ErrorCode::invalid_argument);
+  EXPECT_EQ(code_of("onnxruntime-web=x"), ErrorCode::invalid_argument);
+  const ErrorCode missing = code_of("onnxruntime=/nonexistent/libonnxruntime.so.1");
+  EXPECT_TRUE(missing == ErrorCode::io_error || missing == ErrorCode::not_supported);
+}
+
+TEST(Registry, ProcessSpecStartsTheCommand) {
+  auto rt = make_runtime("process=/usr/bin/python3 " + std::string(SEQCONF_SOURCE_DIR) +
+                         "/tests/runtimes/runtime_process_adapter.py echo sequences");
+  EXPECT_EQ(rt->name(), "test-adapter");
+}
+
+// The isolated reference gives the same values as the reference, computed in a child.
+TEST(Registry, IsolatedReferenceRuns) {
+  RuntimeOptions options;
+  options.isolate = true;
+  options.timeout_ms = 20000;
+  auto rt = make_runtime("reference", options);
+  const auto model = single_node(
+      "SequenceAt", {{"S", seq_type(DataType::int32)}, {"i", tensor_type(DataType::int64)}},
+      {{"T", tensor_type(DataType::int32)}});
+  RunError error;
+  auto pm = rt->prepare({}, model, &error);
+  ASSERT_TRUE(pm) << error.message;
+  const Tensor a = make_tensor(DataType::int32, {2}, 0), b = make_tensor(DataType::int32, {3}, 5);
+  // "Negative value means counting positions from the back": -1 is the last tensor.
+  const RunResult r = pm->run({Sequence(DataType::int32, {a, b}), i64(-1)});
+  ASSERT_TRUE(r.ok) << r.error.message;
+  EXPECT_TRUE(r.outputs.at(0).identical(b));
+}
+
+}  // namespace
+}  // namespace seqconf::testing
