@@ -26,6 +26,8 @@
 #include "bench/models.h"
 #include "cases/data_dir.h"
 #include "harness/runner.h"
+#include "harness/static_checks.h"
+#include "runtimes/isolated.h"
 #include "reference/error.h"
 #include "reference/value.h"
 #include "runtimes/onnxruntime.h"
@@ -314,11 +316,13 @@ std::vector<Workload> workloads() {
 
 // ---- whole-harness throughput -------------------------------------------------------------
 
-void run_harness(benchmark::State& state, const std::vector<Case>& cases, Runtime& runtime) {
+void run_harness(benchmark::State& state, const std::vector<Case>& cases, Runtime& runtime,
+                 StaticCheckSandbox* sandbox = nullptr) {
   size_t pass = 0;
   for (auto _ : state) {
     pass = 0;
-    for (const Case& c : cases) pass += run_case(c, runtime).status == Status::pass ? 1 : 0;
+    for (const Case& c : cases)
+      pass += run_case(c, runtime, {}, sandbox).status == Status::pass ? 1 : 0;
   }
   state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * cases.size()));
   state.counters["cases"] = static_cast<double>(cases.size());
@@ -401,6 +405,22 @@ int main(int argc, char** argv) {
                 << "\n";
     }
   }
+  // The harness as `seqconf run` runs it by default: ONNX Runtime in an isolated worker, and the
+  // static checks in their sandbox (the Harness/*/<runtime> rows run them in this process).
+  std::vector<Named> harness_runtimes;
+  for (Named& r : runtimes)
+    if (r.name == "onnxruntime")
+      harness_runtimes.push_back({"onnxruntime_isolated",
+                                  isolate_runtime(make_onnxruntime_runtime(default_onnxruntime_library()))});
+  static StaticCheckSandbox sandbox;
+  for (const auto& [source, cases] : sources)
+    for (Named& r : harness_runtimes) {
+      Runtime* rt = r.runtime.get();
+      const std::vector<Case>* cs = &cases;
+      benchmark::RegisterBenchmark(("Harness/" + source + "/" + r.name).c_str(),
+                                   [cs, rt](benchmark::State& s) { run_harness(s, *cs, *rt, &sandbox); })
+          ->Unit(benchmark::kMillisecond);
+    }
   for (const auto& [source, cases] : sources)
     for (Named& r : runtimes) {
       Runtime* rt = r.runtime.get();

@@ -1,5 +1,7 @@
 #include "harness/static_checks.h"
 
+#include <sstream>
+
 #include <onnx/checker.h>
 #include <onnx/common/version.h>
 #include <onnx/defs/schema.h>
@@ -116,26 +118,30 @@ void compare_inferred(const std::vector<onnx::ValueInfoProto>& outputs,
   }
 }
 
-// The sandbox's worker. Request: {stage ("checker" | "shape_inference"), model bytes}. Answer:
-// {ok, message, then for shape_inference each inferred graph output as a ValueInfoProto}.
-std::optional<std::string> answer_stage(const std::string& request) {
+// The sandbox's worker. Request: {stages (space-separated: "checker", "shape_inference"), model
+// bytes}. Answer, per stage in order: {ok, message}, then for shape_inference the number of
+// inferred graph outputs and each as a ValueInfoProto.
+std::optional<std::string> answer_stages(const std::string& request) {
   std::string answer;
   try {
     FieldReader in(request);
-    const std::string stage = in.get();
+    std::istringstream stages(in.get());
     onnx::ModelProto model;
     if (!model.ParseFromString(in.get()))
       throw Error(ErrorCode::invalid_proto, "the model did not reach the static-check worker");
-    StaticCheck r;
-    if (stage == "checker") {
-      run_checker(model, r);
-      put_field(answer, r.checker_ok ? "1" : "0");
-      put_field(answer, r.checker_message);
-    } else {
-      const auto outputs = run_inference(model, r);
-      put_field(answer, r.inference_ok ? "1" : "0");
-      put_field(answer, r.inference_message);
-      for (const auto& o : outputs) put_field(answer, o.SerializeAsString());
+    for (std::string stage; stages >> stage;) {
+      StaticCheck r;
+      if (stage == "checker") {
+        run_checker(model, r);
+        put_field(answer, r.checker_ok ? "1" : "0");
+        put_field(answer, r.checker_message);
+      } else {
+        const auto outputs = run_inference(model, r);
+        put_field(answer, r.inference_ok ? "1" : "0");
+        put_field(answer, r.inference_message);
+        put_field(answer, std::to_string(outputs.size()));
+        for (const auto& o : outputs) put_field(answer, o.SerializeAsString());
+      }
     }
   } catch (const std::exception& e) {
     answer.clear();
@@ -143,6 +149,26 @@ std::optional<std::string> answer_stage(const std::string& request) {
     put_field(answer, std::string("the static-check worker failed: ") + e.what());
   }
   return answer;
+}
+
+// Reads one stage's answer into r.
+void read_stage(FieldReader& in, const std::string& stage,
+                const std::vector<Value>& expected_outputs, StaticCheck& r) {
+  const bool ok = in.get() == "1";
+  const std::string message = in.get();
+  if (stage == "checker") {
+    r.checker_ok = ok;
+    r.checker_message = message;
+    return;
+  }
+  r.inference_ok = ok;
+  r.inference_message = message;
+  if (!ok) return;
+  std::vector<onnx::ValueInfoProto> outputs(std::stoul(in.get()));
+  for (auto& o : outputs)
+    if (!o.ParseFromString(in.get()))
+      throw Error(ErrorCode::invalid_proto, "unreadable answer of the static-check worker");
+  compare_inferred(outputs, expected_outputs, r);
 }
 
 }  // namespace
@@ -174,7 +200,7 @@ StaticCheck check_statically(const onnx::ModelProto& model,
 StaticCheckSandbox::StaticCheckSandbox(int timeout_ms) {
   IsolationOptions options;
   options.timeout_ms = timeout_ms;
-  worker_ = std::make_unique<ForkedWorker>(answer_stage, options);
+  worker_ = std::make_unique<ForkedWorker>(answer_stages, options);
   worker_->start();
 }
 
@@ -184,39 +210,34 @@ StaticCheck StaticCheckSandbox::check(const onnx::ModelProto& model,
                                       const std::vector<Value>& expected_outputs) {
   StaticCheck r;
   const std::string model_bytes = model.SerializeAsString();
+  const auto ask = [&](const std::string& stages, const std::string& what) {
+    std::string request;
+    put_field(request, stages);
+    put_field(request, model_bytes);
+    return worker_->call(what, request);
+  };
+  // Both stages in one request; when the worker dies or hangs, each stage alone on a fresh
+  // worker, which confirms the crash and tells which of ONNX's functions it was in.
+  if (ForkedWorker::Answer a = ask("checker shape_inference", "static checks"); a.ok) {
+    FieldReader in(a.bytes);
+    read_stage(in, "checker", expected_outputs, r);
+    read_stage(in, "shape_inference", expected_outputs, r);
+    return r;
+  }
   for (const std::string stage : {"checker", "shape_inference"}) {
     const bool checker = stage == "checker";
-    const std::string what = checker ? "onnx::checker::check_model" : "InferShapes";
-    std::string request;
-    put_field(request, stage);
-    put_field(request, model_bytes);
-    ForkedWorker::Answer a = worker_->call(what, request);
-    // A crash is confirmed on a fresh worker, so that it does not depend on earlier models.
-    if (!a.ok && a.error.kind == RunError::Kind::crash) a = worker_->call(what, request);
-    if (!a.ok) {
-      const bool hung = a.error.kind == RunError::Kind::timeout;
-      r.crashes.push_back({stage + (hung ? "_timeout" : "_crash"),
-                           "ONNX " + onnx_version() + "'s own library " +
-                               (hung ? "hung" : "crashed") + " on this model: " + a.error.message});
-      (checker ? r.checker_ok : r.inference_ok) = false;
+    const ForkedWorker::Answer a =
+        ask(stage, checker ? "onnx::checker::check_model" : "InferShapes");
+    if (a.ok) {
+      FieldReader in(a.bytes);
+      read_stage(in, stage, expected_outputs, r);
       continue;
     }
-    FieldReader in(a.bytes);
-    const bool ok = in.get() == "1";
-    const std::string message = in.get();
-    if (checker) {
-      r.checker_ok = ok;
-      r.checker_message = message;
-      continue;
-    }
-    r.inference_ok = ok;
-    r.inference_message = message;
-    if (!ok) continue;
-    std::vector<onnx::ValueInfoProto> outputs;
-    for (int i = 0; i < model.graph().output_size(); ++i)
-      if (!outputs.emplace_back().ParseFromString(in.get()))
-        throw Error(ErrorCode::invalid_proto, "unreadable answer of the static-check worker");
-    compare_inferred(outputs, expected_outputs, r);
+    const bool hung = a.error.kind == RunError::Kind::timeout;
+    r.crashes.push_back({stage + (hung ? "_timeout" : "_crash"),
+                         "ONNX " + onnx_version() + "'s own library " +
+                             (hung ? "hung" : "crashed") + " on this model: " + a.error.message});
+    (checker ? r.checker_ok : r.inference_ok) = false;
   }
   return r;
 }
