@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -316,6 +317,7 @@ class ForkedWorker::Process {
       ::close(fds[1]);
       return false;
     }
+    const pid_t parent = ::getpid();
     const pid_t pid = ::fork();
     if (pid < 0) {
       *why = "fork: " + std::string(std::strerror(errno));
@@ -326,6 +328,9 @@ class ForkedWorker::Process {
       // The worker: its own process group, so a timeout also ends what it started. Its stderr
       // goes to the parent, which quotes the end of it when the worker dies.
       ::setpgid(0, 0);
+      // It ends with the thread that forked it, even when that process is killed with SIGKILL.
+      ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+      if (::getppid() != parent) ::_exit(0);
       ::close(fds[0]);
       ::close(err[0]);
       ::dup2(err[1], STDERR_FILENO);

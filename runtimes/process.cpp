@@ -76,10 +76,21 @@ class Child {
     // Its own process group, so that a kill also reaches what the shell started.
     posix_spawnattr_setpgroup(&attr, 0);
     posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
-    const char* argv[] = {"/bin/sh", "-c", command_.c_str(), nullptr};
+    // setpriv (util-linux) gives the shell, and what it execs, a parent-death signal: the
+    // runtime's process ends with seqconf even when seqconf is killed with SIGKILL.
+    static const bool have_setpriv = ::access("/usr/bin/setpriv", X_OK) == 0;
+    std::vector<const char*> argv;
+    if (have_setpriv) argv = {"/usr/bin/setpriv", "--pdeathsig", "KILL"};
+    for (const char* a : {"/bin/sh", "-c"}) argv.push_back(a);
+    // A simple command replaces the shell (exec), so that the signal reaches the runtime itself;
+    // a compound one (pipes, lists, redirections) keeps the shell between them.
+    const bool simple = command_.find_first_of(";&|<>()`$\n") == std::string::npos;
+    const std::string shell_command = simple ? "exec " + command_ : command_;
+    argv.push_back(shell_command.c_str());
+    argv.push_back(nullptr);
     pid_t pid = 0;
-    const int rc =
-        ::posix_spawn(&pid, "/bin/sh", &actions, &attr, const_cast<char**>(argv), environ);
+    const int rc = ::posix_spawn(&pid, argv[0], &actions, &attr,
+                                 const_cast<char**>(argv.data()), environ);
     posix_spawn_file_actions_destroy(&actions);
     posix_spawnattr_destroy(&attr);
     ::close(in[0]);
