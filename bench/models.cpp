@@ -11,7 +11,9 @@ namespace {
 using model::node;
 using model::value_info;
 
-onnx::TypeProto float_tensor(const Shape& dims) { return model::tensor_type(DataType::float32, dims); }
+onnx::TypeProto float_tensor(const Shape& dims) {
+  return model::tensor_type(DataType::float32, dims);
+}
 onnx::TypeProto float_tensor() { return model::tensor_type(DataType::float32); }
 onnx::TypeProto int64_scalar() { return model::tensor_type(DataType::int64, Shape{}); }
 onnx::TypeProto float_sequence() { return model::sequence_type(DataType::float32); }
@@ -56,7 +58,8 @@ onnx::ModelProto insert_model() {
 
 onnx::ModelProto erase_model() {
   return model_with(
-      11, node("SequenceErase", {"input_sequence", "position"}, {"output_sequence"}, "SequenceErase"),
+      11,
+      node("SequenceErase", {"input_sequence", "position"}, {"output_sequence"}, "SequenceErase"),
       {value_info("input_sequence", float_sequence()), value_info("position", int64_scalar())},
       {value_info("output_sequence", float_sequence())});
 }
@@ -74,7 +77,8 @@ onnx::ModelProto map_model(int64_t n, bool add) {
   body.set_name(add ? "add_body" : "identity_body");
   *body.add_input() = value_info("x", float_tensor(dims));
   if (add) *body.add_input() = value_info("b", float_tensor(dims));
-  *body.add_node() = add ? node("Add", {"x", "b"}, {"y"}, "Add") : node("Identity", {"x"}, {"y"}, "Identity");
+  *body.add_node() =
+      add ? node("Add", {"x", "b"}, {"y"}, "Add") : node("Identity", {"x"}, {"y"}, "Identity");
   *body.add_output() = value_info("y", float_tensor(dims));
 
   auto map = node("SequenceMap",

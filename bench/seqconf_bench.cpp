@@ -27,9 +27,9 @@
 #include "cases/data_dir.h"
 #include "harness/runner.h"
 #include "harness/static_checks.h"
-#include "runtimes/isolated.h"
 #include "reference/error.h"
 #include "reference/value.h"
+#include "runtimes/isolated.h"
 #include "runtimes/onnxruntime.h"
 #include "runtimes/reference_runtime.h"
 
@@ -410,15 +410,16 @@ int main(int argc, char** argv) {
   std::vector<Named> harness_runtimes;
   for (Named& r : runtimes)
     if (r.name == "onnxruntime")
-      harness_runtimes.push_back({"onnxruntime_isolated",
-                                  isolate_runtime(make_onnxruntime_runtime(default_onnxruntime_library()))});
+      harness_runtimes.push_back({"onnxruntime_isolated", isolate_runtime(make_onnxruntime_runtime(
+                                                              default_onnxruntime_library()))});
   static StaticCheckSandbox sandbox;
   for (const auto& [source, cases] : sources)
     for (Named& r : harness_runtimes) {
       Runtime* rt = r.runtime.get();
       const std::vector<Case>* cs = &cases;
-      benchmark::RegisterBenchmark(("Harness/" + source + "/" + r.name).c_str(),
-                                   [cs, rt](benchmark::State& s) { run_harness(s, *cs, *rt, &sandbox); })
+      benchmark::RegisterBenchmark(
+          ("Harness/" + source + "/" + r.name).c_str(),
+          [cs, rt](benchmark::State& s) { run_harness(s, *cs, *rt, &sandbox); })
           ->Unit(benchmark::kMillisecond);
     }
   for (const auto& [source, cases] : sources)

@@ -54,7 +54,8 @@ CaseJson parse_case_json(const std::string& text) {
     c.op = j.value("op", std::string("model"));
     c.opset = j.value("opset", int64_t{0});
     c.dtype = j.value("dtype", std::string());
-    if (j.contains("expectation")) c.expected_error = parse_expectation(j.at("expectation"), "expectation");
+    if (j.contains("expectation"))
+      c.expected_error = parse_expectation(j.at("expectation"), "expectation");
     if (j.contains("strict_expectation")) {
       c.has_strict_expectation = true;
       c.strict_expected_error = parse_expectation(j.at("strict_expectation"), "strict_expectation");
@@ -69,7 +70,8 @@ CaseJson parse_case_json(const std::string& text) {
     if (j.contains("static")) {
       const auto& s = j.at("static");
       if (s.contains("check_model")) c.check_model_passes = s.at("check_model") == "pass";
-      if (s.contains("shape_inference")) c.shape_inference_passes = s.at("shape_inference") == "pass";
+      if (s.contains("shape_inference"))
+        c.shape_inference_passes = s.at("shape_inference") == "pass";
     }
     if (j.contains("params")) c.params = ojson::parse(j.at("params").dump());
     if (j.contains("inputs")) c.inputs = j.at("inputs").get<std::vector<std::string>>();

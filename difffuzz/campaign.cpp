@@ -374,8 +374,7 @@ CaseJson make_case_json(const FuzzFinding& f, const Evaluation& e, const BuiltPr
   j.op = f.op;
   j.opset = 17;
   j.dtype = f.dtype;
-  if (!e.reference.ok && !e.reference.error.code.empty())
-    j.expected_error = e.reference.error.code;
+  if (!e.reference.ok && !e.reference.error.code.empty()) j.expected_error = e.reference.error.code;
   j.spec = spec_sentence(f.op, e.reference.ok ? std::string() : e.reference.error.code, step);
   j.clarity = "normative";
   j.params["kind"] = f.kind;
@@ -383,7 +382,8 @@ CaseJson make_case_json(const FuzzFinding& f, const Evaluation& e, const BuiltPr
   j.inputs = b.input_names;
   j.outputs = b.output_names;
   j.extra["expected"] = result_summary(e.reference);
-  j.extra["found"] = {{"kind", f.kind}, {"result", result_summary(e.found)}, {"message", e.message}};
+  j.extra["found"] = {
+      {"kind", f.kind}, {"result", result_summary(e.found)}, {"message", e.message}};
   j.extra["reproduce"] = reproduce;
   return j;
 }

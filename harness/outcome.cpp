@@ -92,8 +92,7 @@ std::string summary_line(const Tally& t, const std::string& runtime) {
   return runtime + ": " + n(t.total) + " cases: " + n(t.passed) + " pass, " + n(t.failed) +
          " fail, " + n(t.errored) + " error, " + n(t.not_supported) + " not_supported, " +
          n(t.crashed) + " crash, " + n(t.timed_out) + " timeout, " + n(t.skipped) + " skipped; " +
-         n(t.findings) +
-         " static findings, " + n(t.ambiguities) + " ambiguities met";
+         n(t.findings) + " static findings, " + n(t.ambiguities) + " ambiguities met";
 }
 
 std::string outcome_line(const Outcome& o) {

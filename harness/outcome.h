@@ -93,8 +93,8 @@ struct Outcome {
 // The one tally of the suite: the console summary line, the report's summary and its per-op
 // table all count with it.
 struct Tally {
-  int total = 0, passed = 0, failed = 0, errored = 0, not_supported = 0, crashed = 0,
-      timed_out = 0, skipped = 0;
+  int total = 0, passed = 0, failed = 0, errored = 0, not_supported = 0, crashed = 0, timed_out = 0,
+      skipped = 0;
   int findings = 0, ambiguities = 0;
   void add(const Outcome& o);
   Tally& operator+=(const Tally& other);

@@ -147,8 +147,8 @@ std::vector<std::optional<Outcome>> run_cases(
       sandboxes.push_back(std::make_unique<StaticCheckSandbox>());
   run_indices(cases.size(), static_cast<int>(runtimes.size()), [&](int worker, size_t i) {
     const auto w = static_cast<size_t>(worker);
-    Outcome o = run_case(cases[i], *runtimes[w], options,
-                         sandboxes.empty() ? nullptr : sandboxes[w].get());
+    Outcome o =
+        run_case(cases[i], *runtimes[w], options, sandboxes.empty() ? nullptr : sandboxes[w].get());
     if (stop_requested() && (o.status == Status::crash || o.status == Status::timeout)) return;
     if (on_outcome) on_outcome(o);
     slots[i] = std::move(o);

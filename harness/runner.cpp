@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <chrono>
-#include <future>
 #include <cstdlib>
+#include <future>
 
 #include "harness/compare.h"
 #include "harness/static_checks.h"
@@ -88,7 +88,8 @@ Outcome run_case(const Case& c, Runtime& runtime, const RunOptions& options,
   // The sandboxed static checks run beside the runtime (they are independent of it).
   std::future<StaticCheck> static_check;
   auto finish = [&]() -> Outcome {
-    if (static_check.valid()) o.findings = static_findings(static_check.get(), expected_code.has_value());
+    if (static_check.valid())
+      o.findings = static_findings(static_check.get(), expected_code.has_value());
     o.duration_ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     return o;
@@ -107,10 +108,11 @@ Outcome run_case(const Case& c, Runtime& runtime, const RunOptions& options,
     if (o.static_checks_not_applicable.empty()) {
       const std::vector<Value>& expected = lc.data_sets.front().outputs;
       if (sandbox)
-        static_check = std::async(std::launch::async,
-                                  [&] { return sandbox->check(lc.model, expected); });
+        static_check =
+            std::async(std::launch::async, [&] { return sandbox->check(lc.model, expected); });
       else
-        o.findings = static_findings(check_statically(lc.model, expected), expected_code.has_value());
+        o.findings =
+            static_findings(check_statically(lc.model, expected), expected_code.has_value());
     }
   }
   o.expected =

@@ -30,5 +30,4 @@ struct RunOptions {
 Outcome run_case(const Case& c, Runtime& runtime, const RunOptions& options = {},
                  StaticCheckSandbox* sandbox = nullptr);
 
-
 }  // namespace seqconf

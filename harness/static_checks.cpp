@@ -181,7 +181,8 @@ std::string static_checks_not_applicable(const onnx::ModelProto& model) {
       onnx::OpSchemaRegistry::DomainToVersionRange::Instance().Map().at(onnx::ONNX_DOMAIN).second;
   int64_t model_opset = 0;
   for (const auto& o : model.opset_import())
-    if (o.domain().empty() || o.domain() == "ai.onnx") model_opset = std::max(model_opset, o.version());
+    if (o.domain().empty() || o.domain() == "ai.onnx")
+      model_opset = std::max(model_opset, o.version());
   if (model.ir_version() <= ir && model_opset <= opset) return {};
   return "the model (IR version " + std::to_string(model.ir_version()) + ", opset " +
          std::to_string(model_opset) + ") is newer than ONNX " + onnx_version() +
@@ -253,7 +254,8 @@ std::vector<StaticFinding> static_findings(const StaticCheck& r, bool must_rejec
   };
   // For a must-reject case, a rejection by the checker or by inference agrees with the case.
   if (!r.checker_ok && !must_reject && !crashed("checker"))
-    out.push_back({"checker", "onnx::checker::check_model rejects the model: " + r.checker_message});
+    out.push_back(
+        {"checker", "onnx::checker::check_model rejects the model: " + r.checker_message});
   if (!r.inference_ok) {
     if (!must_reject && !crashed("shape_inference"))
       out.push_back({"shape_inference", "InferShapes fails: " + r.inference_message});

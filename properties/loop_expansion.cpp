@@ -3,8 +3,8 @@
 #include <onnx/defs/schema.h>
 
 #include "reference/interpreter/interpreter.h"
-#include "reference/proto.h"
 #include "reference/model_builder.h"
+#include "reference/proto.h"
 
 namespace seqconf::properties {
 
@@ -17,7 +17,8 @@ onnx::ModelProto sequence_map_expansion_model(const Sequence& input_sequence,
     inputs.push_back("additional_input_" + std::to_string(k));
     input_types.push_back(type_of(additional_inputs[k]));
   }
-  for (int j = 0; j < body.output_size(); ++j) outputs.push_back("out_sequence_" + std::to_string(j));
+  for (int j = 0; j < body.output_size(); ++j)
+    outputs.push_back("out_sequence_" + std::to_string(j));
   onnx::NodeProto node = model::node("SequenceMap", inputs, outputs, "sequence_map");
   model::add_graph_attribute(node, "body", body);
 

@@ -115,12 +115,13 @@ void add_float_attribute(onnx::NodeProto& node, const std::string& name, float v
   new_attribute(node, name, onnx::AttributeProto::FLOAT).set_f(value);
 }
 
-void add_string_attribute(onnx::NodeProto& node, const std::string& name, const std::string& value) {
+void add_string_attribute(onnx::NodeProto& node, const std::string& name,
+                          const std::string& value) {
   new_attribute(node, name, onnx::AttributeProto::STRING).set_s(value);
 }
 
 void add_ints_attribute(onnx::NodeProto& node, const std::string& name,
-                   const std::vector<int64_t>& values) {
+                        const std::vector<int64_t>& values) {
   auto& a = new_attribute(node, name, onnx::AttributeProto::INTS);
   for (int64_t v : values) a.add_ints(v);
 }
@@ -129,14 +130,15 @@ void add_graph_attribute(onnx::NodeProto& node, const std::string& name, onnx::G
   *node.add_attribute() = graph_attribute(name, std::move(graph));
 }
 
-void add_tensor_attribute(onnx::NodeProto& node, const std::string& name, onnx::TensorProto tensor) {
+void add_tensor_attribute(onnx::NodeProto& node, const std::string& name,
+                          onnx::TensorProto tensor) {
   *node.add_attribute() = tensor_attribute(name, std::move(tensor));
 }
 
 int64_t ir_version_for(int64_t opset) {
   // ONNX releases: opset 7 and 8 came with IR 3, 9 with IR 4, 10 with IR 5, 11 with IR 6, 12 to
   // 14 with IR 7, 15 to 18 with IR 8, 19 and 20 with IR 9, 21 and 22 with IR 10, 23 with IR 11.
-  static const int64_t kIr[] = {3, 3, 3, 3, 3, 3, 3, 3, 3, 4, 5, 6,
+  static const int64_t kIr[] = {3, 3, 3, 3, 3, 3, 3, 3, 3, 4,  5,  6,
                                 7, 7, 7, 8, 8, 8, 8, 9, 9, 10, 10, 11};
   if (opset < 1 || opset >= static_cast<int64_t>(std::size(kIr)))
     throw Error(ErrorCode::invalid_argument,

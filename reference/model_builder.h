@@ -46,7 +46,7 @@ void add_int_attribute(onnx::NodeProto& node, const std::string& name, int64_t v
 void add_float_attribute(onnx::NodeProto& node, const std::string& name, float value);
 void add_string_attribute(onnx::NodeProto& node, const std::string& name, const std::string& value);
 void add_ints_attribute(onnx::NodeProto& node, const std::string& name,
-                   const std::vector<int64_t>& values);
+                        const std::vector<int64_t>& values);
 void add_graph_attribute(onnx::NodeProto& node, const std::string& name, onnx::GraphProto graph);
 void add_tensor_attribute(onnx::NodeProto& node, const std::string& name, onnx::TensorProto tensor);
 

@@ -222,8 +222,7 @@ std::string report_to_html(const Report& r) {
       << "</td><td class=\"n\">" << x.not_supported << "</td><td class=\"n\">" << x.crashed
       << "</td><td class=\"n\">" << x.timed_out << "</td><td class=\"n\">" << x.skipped
       << "</td><td class=\"n\">" << x.expected_failures << "</td><td class=\"n\">"
-      << x.unexpected_failures + x.unexpected_passes
-      << "</td></tr>\n";
+      << x.unexpected_failures + x.unexpected_passes << "</td></tr>\n";
   h << "</table>\n";
 
   h << "<h2>Operator &times; element type</h2>\n";

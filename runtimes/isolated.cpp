@@ -397,8 +397,8 @@ class ForkedWorker::Process {
   Answer timed_out(const std::string& what) {
     stop();
     return fault(RunError::Kind::timeout, what + ": no answer within " +
-                                                std::to_string(options_.timeout_ms) +
-                                                " ms; the process was killed");
+                                              std::to_string(options_.timeout_ms) +
+                                              " ms; the process was killed");
   }
 
   // The worker closed its socket or died; status is its wait status when already reaped.
@@ -415,11 +415,11 @@ class ForkedWorker::Process {
     pid_ = -1;
     if (WIFSIGNALED(status))
       return fault(RunError::Kind::crash, what + ": the process was terminated by " +
-                                                signal_description(WTERMSIG(status)) + words);
+                                              signal_description(WTERMSIG(status)) + words);
     return fault(RunError::Kind::crash,
                  what + ": the process exited with status " +
-                       std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) +
-                       " without a complete answer" + words);
+                     std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) +
+                     " without a complete answer" + words);
   }
 
   Handler handle_;
@@ -504,7 +504,8 @@ class IsolatedModel : public PreparedModel {
     // The worker this model was prepared in is gone: prepare it again in the new one.
     if (!worker_->alive() || worker_->generation() != generation_) {
       std::string id = worker_->new_id();
-      RunResult p = call_runtime(*worker_, name_ + " prepare", prepare_request(id, path_, model_bytes_));
+      RunResult p =
+          call_runtime(*worker_, name_ + " prepare", prepare_request(id, path_, model_bytes_));
       if (!p.ok) return p;
       id_ = std::move(id);
       generation_ = worker_->generation();
@@ -545,7 +546,8 @@ class IsolatedRuntime : public Runtime {
     RunResult r;
     for (int attempt = 0; attempt < 2; ++attempt) {
       const std::string id = worker_->new_id();
-      r = call_runtime(*worker_, inner_->name() + " prepare", prepare_request(id, model_path, bytes));
+      r = call_runtime(*worker_, inner_->name() + " prepare",
+                       prepare_request(id, model_path, bytes));
       if (r.ok)
         return std::make_unique<IsolatedModel>(worker_, inner_->name(), model_path,
                                                std::move(bytes), id, worker_->generation());

@@ -4,8 +4,8 @@
 #include <cstdlib>
 
 #include "reference/error.h"
-#include "reference/proto.h"
 #include "reference/model_builder.h"
+#include "reference/proto.h"
 
 #if SEQCONF_HAVE_ORT
 

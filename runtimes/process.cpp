@@ -19,8 +19,8 @@
 #include <nlohmann/json.hpp>
 
 #include "reference/error.h"
-#include "reference/proto.h"
 #include "reference/model_builder.h"
+#include "reference/proto.h"
 
 extern char** environ;
 
@@ -89,8 +89,8 @@ class Child {
     argv.push_back(shell_command.c_str());
     argv.push_back(nullptr);
     pid_t pid = 0;
-    const int rc = ::posix_spawn(&pid, argv[0], &actions, &attr,
-                                 const_cast<char**>(argv.data()), environ);
+    const int rc =
+        ::posix_spawn(&pid, argv[0], &actions, &attr, const_cast<char**>(argv.data()), environ);
     posix_spawn_file_actions_destroy(&actions);
     posix_spawnattr_destroy(&attr);
     ::close(in[0]);

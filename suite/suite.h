@@ -81,7 +81,8 @@ SuiteResult run_suite(const RuntimeFactory& make_runtime, const SuiteOptions& op
 SuiteResult run_suite(Runtime& runtime, const SuiteOptions& options);
 
 // The command-line options of a suite run (--source --corpus --onnx-testdata --filter --shard
-// --strict --no-static-checks --isolate --in-process --timeout-ms --max-tensor-bytes --expectations --report
+// --strict --no-static-checks --isolate --in-process --timeout-ms --max-tensor-bytes --expectations
+// --report
 // --junit --html --jobs), written into *options when app parses. One table for `seqconf run`
 // and suite_main.
 void add_suite_options(CLI::App& app, SuiteOptions& options);

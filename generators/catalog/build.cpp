@@ -170,14 +170,15 @@ onnx::ModelProto build_model(const CatalogCase& c) {
   onnx::GraphProto g;
   g.set_name(c.folder());
   *g.add_node() = c.node;
-  for (const auto& in : c.inputs) *g.add_input() = model::value_info(in.name, declared_type(in.value));
+  for (const auto& in : c.inputs)
+    *g.add_input() = model::value_info(in.name, declared_type(in.value));
   for (size_t i = 0; i < c.output_names.size(); ++i)
     // Tensor outputs of valid cases declare their exact shape, as ONNX's backend tests do
     // (check_model requires a shape on tensor types); sequences declare the element type only.
-    *g.add_output() = model::value_info(c.output_names[i],
-                                        i < c.outputs.size() && c.outputs[i].is_tensor()
-                                            ? declared_type(c.outputs[i])
-                                            : c.output_types[i]);
+    *g.add_output() =
+        model::value_info(c.output_names[i], i < c.outputs.size() && c.outputs[i].is_tensor()
+                                                 ? declared_type(c.outputs[i])
+                                                 : c.output_types[i]);
   return model::make_model(std::move(g), c.opset);
 }
 
@@ -213,7 +214,9 @@ std::map<std::string, std::string> case_files(const CatalogCase& c) {
   return case_folder_files(build_model(c), inputs, c.outputs, case_json(c));
 }
 
-StaticCheck static_check(const CatalogCase& c) { return check_statically(build_model(c), c.outputs); }
+StaticCheck static_check(const CatalogCase& c) {
+  return check_statically(build_model(c), c.outputs);
+}
 
 std::vector<std::string> static_findings() {
   std::vector<std::string> out;

@@ -13,10 +13,10 @@ const std::filesystem::path kOnnxCrashes = SEQCONF_SOURCE_DIR "/fixtures/onnx_cr
 
 // SplitToSequence(x float[3]) with keepdims 0: three scalar chunks.
 onnx::ModelProto split_model() {
-  return model(11, graph("split",
-                         {node("SplitToSequence", {"x"}, {"s"}, {int_attr("keepdims", 0)})},
-                         {{"x", model::tensor_type(DataType::float32, {3})}},
-                         {{"s", seq_type(DataType::float32)}}));
+  return model(11,
+               graph("split", {node("SplitToSequence", {"x"}, {"s"}, {int_attr("keepdims", 0)})},
+                     {{"x", model::tensor_type(DataType::float32, {3})}},
+                     {{"s", seq_type(DataType::float32)}}));
 }
 
 TEST(StaticChecks, SandboxAgreesWithInProcessChecks) {
