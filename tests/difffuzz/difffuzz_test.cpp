@@ -17,6 +17,7 @@
 #include "reports/expectations.h"
 #include "runtimes/onnxruntime.h"
 #include "runtimes/registry.h"
+#include "tests/support/runtime_test_util.h"
 
 namespace seqconf::testing {
 namespace {
@@ -182,15 +183,9 @@ TEST(DiffFuzz, SameSeedSameFindings) {
 }
 
 TEST(DiffFuzz, OnnxRuntimeFindingsAreExpectedAndReproduce) {
-  std::unique_ptr<Runtime> rt;
-  try {
-    rt = make_onnxruntime_runtime(default_onnxruntime_library());
-  } catch (const std::exception& e) {
-    GTEST_SKIP() << "ONNX Runtime unavailable: " << e.what();
-  }
-  if (rt->version() != "1.30.0")
-    GTEST_SKIP() << "expectations/onnxruntime.json is written for ONNX Runtime 1.30.0, this is "
-                 << rt->version();
+  std::string why;
+  std::unique_ptr<Runtime> rt = ort_1_30(&why);
+  if (!rt) GTEST_SKIP() << why;
   const auto expectations =
       reports::Expectations::load(kSource / "expectations" / "onnxruntime.json");
   FuzzOptions o;

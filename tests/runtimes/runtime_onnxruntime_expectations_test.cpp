@@ -10,6 +10,7 @@
 #include "reports/expectations.h"
 #include "runtimes/onnxruntime.h"
 #include "suite/suite.h"
+#include "tests/support/runtime_test_util.h"
 
 namespace seqconf::testing {
 namespace {
@@ -17,15 +18,9 @@ namespace {
 const std::filesystem::path kSource = SEQCONF_SOURCE_DIR;
 
 TEST(OrtExpectations, EveryNonPassIsListedWithItsStatus) {
-  std::unique_ptr<Runtime> rt;
-  try {
-    rt = make_onnxruntime_runtime(default_onnxruntime_library());
-  } catch (const std::exception& e) {
-    GTEST_SKIP() << "ONNX Runtime unavailable: " << e.what();
-  }
-  if (rt->version() != "1.30.0")
-    GTEST_SKIP() << "expectations/onnxruntime.json is written for ONNX Runtime 1.30.0, this is "
-                 << rt->version();
+  std::string why;
+  std::unique_ptr<Runtime> rt = ort_1_30(&why);
+  if (!rt) GTEST_SKIP() << why;
   SuiteOptions options;
   options.source = "all";
   options.corpus = default_corpus_root();

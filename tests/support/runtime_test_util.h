@@ -98,4 +98,22 @@ inline Runtime* ort(std::string* why) {
   return rt.get();
 }
 
+// ONNX Runtime 1.30.0, the release expectations/onnxruntime.json is written for, loaded for the
+// caller; null with the reason in *why when it is unavailable or another release.
+inline std::unique_ptr<Runtime> ort_1_30(std::string* why) {
+  std::unique_ptr<Runtime> rt;
+  try {
+    rt = make_onnxruntime_runtime(default_onnxruntime_library());
+  } catch (const std::exception& e) {
+    *why = std::string("ONNX Runtime unavailable: ") + e.what();
+    return nullptr;
+  }
+  if (rt->version() != "1.30.0") {
+    *why = "expectations/onnxruntime.json is written for ONNX Runtime 1.30.0, this is " +
+           rt->version();
+    return nullptr;
+  }
+  return rt;
+}
+
 }  // namespace seqconf::testing
