@@ -61,6 +61,8 @@ extern "C" void on_stop_signal(int sig) {
 }  // namespace
 
 void install_stop_handlers() {
+  // Waits for a runtime's process end when a stop is requested (runtimes/runtime.h).
+  set_interrupt_check(&stop_requested);
   struct sigaction sa {};
   sa.sa_handler = on_stop_signal;
   sigemptyset(&sa.sa_mask);

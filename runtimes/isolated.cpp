@@ -254,6 +254,11 @@ class ForkedWorker::Process {
                      {err_fd_, POLLIN, 0}};
       const int ms = wait_ms(deadline, 50);
       if (deadline && ms == 0 && Clock::now() >= *deadline) return timed_out(what);
+      if (interrupt_requested()) {
+        stop();
+        return fault(RunError::Kind::timeout,
+                     what + ": the run was stopped while waiting for the worker; it was killed");
+      }
       const int ready = ::poll(p, 2, ms);
       if (ready < 0 && errno == EINTR) continue;
       if (ready > 0 && p[1].revents) {

@@ -149,7 +149,7 @@ class Child {
     return true;
   }
 
-  enum class ReadStatus { line, eof, timeout };
+  enum class ReadStatus { line, eof, timeout, interrupted };
 
   ReadStatus read_line(std::string& line, int timeout_ms) {
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
@@ -160,13 +160,15 @@ class Child {
         buffer_.erase(0, nl + 1);
         return ReadStatus::line;
       }
-      int wait_ms = -1;
+      // Waits in slices of at most 100 ms, so that a stop request is seen.
+      if (interrupt_requested()) return ReadStatus::interrupted;
+      int wait_ms = 100;
       if (timeout_ms > 0) {
         const auto left = std::chrono::ceil<std::chrono::milliseconds>(
                               deadline - std::chrono::steady_clock::now())
                               .count();
         if (left <= 0) return ReadStatus::timeout;
-        wait_ms = static_cast<int>(left);
+        wait_ms = static_cast<int>(std::min<int64_t>(left, 100));
       }
       pollfd p{from_child_, POLLIN, 0};
       const int ready = ::poll(&p, 1, wait_ms);
@@ -387,11 +389,14 @@ class ProcessRuntime : public Runtime {
     for (;;) {
       std::string line;
       const auto st = child_.read_line(line, options_.timeout_ms);
-      if (st == Child::ReadStatus::timeout) {
+      if (st == Child::ReadStatus::timeout || st == Child::ReadStatus::interrupted) {
         child_.stop();
-        r.error = make_error(RunError::Kind::timeout, "runtime process gave no answer within " +
-                                                          std::to_string(options_.timeout_ms) +
-                                                          " ms; it was killed");
+        r.error = make_error(RunError::Kind::timeout,
+                             st == Child::ReadStatus::interrupted
+                                 ? "the run was stopped while waiting for the runtime process; it "
+                                   "was killed"
+                                 : "runtime process gave no answer within " +
+                                       std::to_string(options_.timeout_ms) + " ms; it was killed");
         return r;
       }
       if (st == Child::ReadStatus::eof) {
@@ -451,7 +456,8 @@ class ProcessRuntime : public Runtime {
       const std::string how =
           st == Child::ReadStatus::timeout
               ? "gave no handshake within " + std::to_string(options_.timeout_ms) + " ms"
-              : child_.stop(false) + " before its handshake";
+          : st == Child::ReadStatus::interrupted ? "was stopped with the run before its handshake"
+                                                 : child_.stop(false) + " before its handshake";
       child_.stop();
       *error = make_error(RunError::Kind::internal, "runtime process " + how);
       return false;

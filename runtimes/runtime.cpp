@@ -1,6 +1,19 @@
 #include "runtimes/runtime.h"
 
+#include <atomic>
+
 namespace seqconf {
+
+namespace {
+std::atomic<bool (*)()> g_interrupt_check{nullptr};
+}  // namespace
+
+void set_interrupt_check(bool (*check)()) { g_interrupt_check.store(check); }
+
+bool interrupt_requested() {
+  bool (*check)() = g_interrupt_check.load();
+  return check && check();
+}
 
 namespace {
 

@@ -62,6 +62,13 @@ class PreparedModel {
   virtual std::unique_ptr<BoundRun> bind(const std::vector<Value>& inputs);
 };
 
+// Waiting for another process's answer (an isolated worker, a process runtime) ends early, as a
+// timeout whose process is killed, once this check says the run is being stopped (SIGINT,
+// SIGTERM): the run pipeline installs its stop check here, so that a hung runtime does not hold
+// a stop request until its time limit.
+void set_interrupt_check(bool (*check)());
+bool interrupt_requested();
+
 class Runtime {
  public:
   virtual ~Runtime() = default;
