@@ -135,6 +135,11 @@ std::map<std::string, std::string> case_folder_files(const onnx::ModelProto& mod
   for (size_t k = 0; k < outputs.size(); ++k)
     files["test_data_set_0/output_" + std::to_string(k) + ".pb"] =
         value_to_bytes(outputs[k], TensorEncoding::raw_data, name_of(output_names, k));
+  // A model without graph inputs whose case expects an error has an empty data set; a file
+  // keeps its folder (version control drops empty folders), so runners still find and run it.
+  if (inputs.empty() && outputs.empty())
+    files["test_data_set_0/empty.txt"] =
+        "No inputs (the model has no graph inputs) and no outputs (the case expects an error).\n";
   files["case.json"] = case_json_text(json);
   return files;
 }

@@ -87,10 +87,22 @@ void run_checker(const onnx::ModelProto& model, StaticCheck& r) {
   }
 }
 
-// Inference from scratch: the declared output types are removed so that what remains is what
-// ONNX's type and shape functions infer. Fills inference_ok/message; returns the inferred graph
-// outputs (a ValueInfoProto without type where nothing was inferred).
+// Inference twice: with the declared types (strict), then from scratch: the declared output
+// types are removed so that what remains is what ONNX's type and shape functions infer. Fills
+// inference_ok/message; returns the inferred graph outputs (a ValueInfoProto without type where
+// nothing was inferred).
 std::vector<onnx::ValueInfoProto> run_inference(const onnx::ModelProto& model, StaticCheck& r) {
+  // First with the model's declared types, strict, as onnx.checker.check_model(full_check=True)
+  // does after the checker: a declared type that contradicts an inferred one is an error.
+  try {
+    onnx::ModelProto declared = model;
+    onnx::ShapeInferenceOptions options(/*check_type=*/true, /*error_mode=*/1);
+    onnx::shape_inference::InferShapes(declared, onnx::OpSchemaRegistry::Instance(), options);
+  } catch (const std::exception& e) {
+    r.inference_ok = false;
+    r.inference_message = std::string("with the declared types: ") + e.what();
+    return {};
+  }
   onnx::ModelProto m = model;
   for (auto& o : *m.mutable_graph()->mutable_output()) o.clear_type();
   try {

@@ -16,8 +16,10 @@
 namespace seqconf {
 
 // What ONNX's own tools say of a model: whether onnx::checker::check_model and (strict)
-// InferShapes accept it, the output types inferred from scratch (the declared output types are
-// removed first), and where they contradict the expected outputs.
+// InferShapes accept it (InferShapes first with the model's declared types, which with the
+// checker is onnx.checker.check_model(full_check=True), then from scratch), the output types
+// inferred from scratch (the declared output types are removed first), and where they contradict
+// the expected outputs.
 struct StaticCheck {
   bool checker_ok = true;
   std::string checker_message;

@@ -73,8 +73,14 @@ struct CatalogCase {
   bool ambiguous = false;
   std::string ambiguity;  // what is ambiguous and which policy gives the expectation
 
-  std::vector<GraphInput> inputs;  // graph inputs, fed by the runner, in this order
-  onnx::NodeProto node;            // the one node under test
+  // The operands: the values the node reads (and SequenceMap bodies' outer-scope values), by
+  // name. In the context "inputs" they are the graph inputs, fed in this order; other contexts
+  // (context.h) make some of them initializers, Constant nodes or constructed sequences.
+  std::vector<GraphInput> inputs;
+  onnx::NodeProto node;  // the node under test
+  std::string context = "inputs";
+  int trips = 0;                           // loop_body: iterations
+  std::vector<GraphInput> context_inputs;  // graph inputs the context adds (If's cond, ...)
   std::vector<std::string> output_names;
   std::vector<onnx::TypeProto> output_types;  // element types only (no shapes)
 
@@ -103,8 +109,8 @@ using model::declared_type;
 using model::sequence_type;
 using model::tensor_type;
 
-// The model of a case: one node, graph inputs with declared types, outputs typed by element
-// type only. Opset 11 (IR 6) or 17 (IR 8).
+// The model of a case in its context (context.h): graph inputs with declared types, valid tensor
+// outputs with their exact shape, sequence outputs typed by element type only.
 onnx::ModelProto build_model(const CatalogCase& c);
 
 // The files of a case, relative to its folder, with their bytes (deterministic).

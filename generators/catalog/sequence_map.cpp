@@ -1,11 +1,15 @@
-// SequenceMap-17 cases. Bodies use only Identity and Shape, which accept the 15 types and
+// SequenceMap-17 cases. Most bodies use only Identity and Shape, which accept the 15 types and
 // which every runtime has, so every body runs for every element type; bodies with one output
-// per input show which value each iteration received.
+// per input show which value each iteration received. Two bodies hold constants, where
+// runtimes fold or hoist nodes out of the body: `constant` (a Constant node as a body output,
+// every type) and `add_folded` (Constant c, Add(c, c), then Add(x0, c + c): a foldable
+// subexpression, for the numeric types of Add-14).
 // ID: SequenceMap/body=<identity|identity2|identity3|identity_tensor|identity_outer|shape|
-//     identity_shape>/inputs=<seq|seq,seq|seq,tensor|seq,seq,seq>/dtype=<T>/n=<samples>
-//     [/lengths=<a,b,..>]
+//     identity_shape|constant|add_folded>/inputs=<seq|seq,seq|seq,tensor|seq,seq,seq>/dtype=<T>
+//     /n=<samples>[/lengths=<a,b,..>]
 #include "generators/catalog/common.h"
 #include "generators/catalog/params.h"
+#include "reference/proto.h"
 
 namespace seqconf::catalog {
 
@@ -26,6 +30,8 @@ const std::string kBody = spec_text({"SequenceMap.body"});
 // nodes[j] = (operator, input) with Identity or Shape; "outer" is a name of the enclosing graph.
 struct Body {
   std::string name;
+  // (operator, input): Identity or Shape of x<k> or "outer"; Constant (no input) for the
+  // constant tensor kConstant; AddFolded for Add(x0, Add(c, c)) with c the scalar kAddend.
   std::vector<std::pair<std::string, std::string>> nodes;
   bool tensor_input;                  // the node's last input is a tensor, not a sequence
   std::vector<Shape> further_shapes;  // elements of the further sequence inputs
@@ -59,6 +65,8 @@ const Body& body_named(const std::string& name) {
       {"identity_outer", {{"Identity", "x0"}, {"Identity", "outer"}}, false, mixed, kBody, kBody},
       {"shape", {{"Shape", "x0"}}, false, mixed, kOrder, kLength},
       {"identity_shape", {{"Identity", "x0"}, {"Shape", "x0"}}, false, mixed, kOrder, kLength},
+      {"constant", {{"Identity", "x0"}, {"Constant", ""}}, false, mixed, kApplied, kLength},
+      {"add_folded", {{"AddFolded", "x0"}}, false, mixed, kApplied, kLength},
   };
   for (const Body& b : bodies)
     if (b.name == name) return b;
@@ -71,6 +79,49 @@ std::vector<KeyTensor> further_elements(const Body& b, size_t k, size_t n) {
   for (size_t i = 0; i < n; ++i)
     v.push_back(key_tensor(b.further_shapes.at(i), static_cast<int>(60 + 20 * (k - 1) + 5 * i)));
   return v;
+}
+
+// Add-14's T: every numeric type (not bool, string or complex).
+constexpr bool addable_type(DataType d) {
+  return d != DataType::string && d != DataType::bool_ && d != DataType::complex64 &&
+         d != DataType::complex128;
+}
+
+// The value of the body's Constant node, and the scalar c of add_folded.
+const KeyTensor kConstant = key_tensor({2}, 98);
+constexpr int kAddend = 3;
+
+// x + 2 * kAddend elementwise, on the values of the element type (Add-14's numeric types).
+Tensor plus_twice_addend(const Tensor& x) {
+  return visit_dtype(x.dtype(), [&](auto tag) -> Tensor {
+    constexpr DataType D = decltype(tag)::value;
+    using T = storage_t<D>;
+    if constexpr (!addable_type(D)) {
+      throw std::logic_error("catalog: add_folded on a type Add does not take");
+    } else {
+      std::vector<T> v;
+      for (size_t i = 0; i < x.element_count(); ++i) {
+        if constexpr (D == DataType::float16)
+          v.push_back(float_to_float16(float16_to_float(x.data<T>()[i]) + 2 * kAddend));
+        else
+          v.push_back(static_cast<T>(x.data<T>()[i] + 2 * kAddend));
+      }
+      return Tensor::from_values<D>(x.shape(), std::move(v));
+    }
+  });
+}
+
+// The scalar c of add_folded.
+Tensor addend(DataType d) {
+  return visit_dtype(d, [&](auto tag) -> Tensor {
+    constexpr DataType D = decltype(tag)::value;
+    if constexpr (D == DataType::float16)
+      return Tensor::from_values<D>({}, {float_to_float16(static_cast<float>(kAddend))});
+    else if constexpr (addable_type(D))
+      return Tensor::from_values<D>({}, {static_cast<storage_t<D>>(kAddend)});
+    else
+      throw std::logic_error("catalog: add_folded on a type Add does not take");
+  });
 }
 
 Tensor shape_tensor(const Shape& s) {
@@ -141,7 +192,21 @@ CatalogCase map_case(const Config& config) {
   for (size_t j = 0; j < body.nodes.size(); ++j) {
     const auto& [op, input] = body.nodes[j];
     const std::string output = "y" + std::to_string(j);
-    *g.add_node() = model::node(op, {input}, {output});
+    if (op == "Constant") {
+      onnx::NodeProto n = model::node("Constant", {}, {output});
+      model::add_tensor_attribute(
+          n, "value", tensor_to_proto(materialize(dtype, kConstant), TensorEncoding::raw_data));
+      *g.add_node() = std::move(n);
+    } else if (op == "AddFolded") {
+      onnx::NodeProto n = model::node("Constant", {}, {"c"});
+      model::add_tensor_attribute(n, "value",
+                                  tensor_to_proto(addend(dtype), TensorEncoding::raw_data));
+      *g.add_node() = std::move(n);
+      *g.add_node() = model::node("Add", {"c", "c"}, {"c_twice"});
+      *g.add_node() = model::node("Add", {input, "c_twice"}, {output});
+    } else {
+      *g.add_node() = model::node(op, {input}, {output});
+    }
     out_types.push_back(op == "Shape" ? DataType::int64 : dtype);
     *g.add_output() = model::value_info(output, tensor_type(out_types[j]));
     c.output_names.push_back("out_sequence_" + std::to_string(j));
@@ -166,8 +231,14 @@ CatalogCase map_case(const Config& config) {
     const auto& [op, input] = body.nodes[j];
     std::vector<Tensor> out;
     for (size_t i = 0; i < n; ++i) {
+      if (op == "Constant") {
+        out.push_back(materialize(dtype, kConstant));
+        continue;
+      }
       const KeyTensor& x = value_in(input, i);
-      out.push_back(op == "Shape" ? shape_tensor(x.shape) : materialize(dtype, x));
+      out.push_back(op == "Shape"       ? shape_tensor(x.shape)
+                    : op == "AddFolded" ? plus_twice_addend(materialize(dtype, x))
+                                        : materialize(dtype, x));
     }
     c.outputs.push_back(Sequence(out_types[j], std::move(out)));
   }
@@ -178,12 +249,16 @@ CatalogCase map_case(const Config& config) {
 }  // namespace
 
 void add_sequence_map_cases(std::vector<CatalogCase>& out) {
-  const auto samples =
-      Params<Config>{{"identity", {3}},        {"identity", {0}},        {"identity2", {3, 3}},
-                     {"identity2", {0, 0}},    {"identity_tensor", {3}}, {"identity_tensor", {0}},
-                     {"identity3", {3, 3, 3}}, {"identity_outer", {3}},  {"identity_outer", {0}},
-                     {"shape", {3}},           {"shape", {0}},           {"identity_shape", {3}}}
-          .combine(&Config::dtype, kAllDataTypes);
+  const auto samples = Params<Config>{
+      {"identity", {3}},        {"identity", {0}},        {"identity2", {3, 3}},
+      {"identity2", {0, 0}},    {"identity_tensor", {3}}, {"identity_tensor", {0}},
+      {"identity3", {3, 3, 3}}, {"identity_outer", {3}},  {"identity_outer", {0}},
+      {"shape", {3}},           {"shape", {0}},           {"identity_shape", {3}},
+      {"constant", {3}}}.combine(&Config::dtype, kAllDataTypes);
+  // Constants in the body: no samples (float only), and the foldable Add on Add's types.
+  std::vector<Config> with_constants = {{"constant", {0}, DataType::float32}};
+  for (DataType d : kAllDataTypes)
+    if (addable_type(d)) with_constants.push_back({"add_folded", {3}, d});
   // Sequence inputs of different lengths.
   const auto mismatched = Params<Config>{
       {"identity2", {3, 2}},
@@ -191,7 +266,7 @@ void add_sequence_map_cases(std::vector<CatalogCase>& out) {
       {"identity2", {0, 1}},
       {"identity3",
        {3, 3, 2}}}.combine(&Config::dtype, kRepresentativeTypes);
-  for (const auto& configs : {samples, mismatched})
+  for (const auto& configs : {samples, mismatched, Params<Config>(with_constants)})
     for (const Config& config : configs) kKeys.add(out, map_case(config));
 }
 

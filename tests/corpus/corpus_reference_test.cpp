@@ -1,9 +1,11 @@
 // The reference on the committed corpus (fixtures/corpus): each case is loaded from disk
-// (model.onnx, test_data_set_0/*.pb, case.json), its one node is evaluated with the reference
-// operators, and the result must be what case.json expects: the outputs exactly, or the error
+// (model.onnx, test_data_set_0/*.pb, case.json), its model is run by the reference's graph
+// interpreter, and the result must be what case.json expects: the outputs exactly, or the error
 // code. Ambiguous cases are also run under the strict policy against "strict_expectation".
-// SequenceMap bodies are evaluated by a small interpreter of the three body operators the
-// corpus uses (Identity and Shape), reading outer-scope names from the graph.
+// Models of the context "inputs" hold only the node under test: they are also evaluated by
+// calling the reference operators directly, which must agree; SequenceMap bodies of Identity and
+// Shape are then evaluated by a small interpreter of those two, reading outer-scope names from
+// the graph.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -14,6 +16,7 @@
 #include <sstream>
 
 #include "cases/case_json.h"
+#include "reference/interpreter/interpreter.h"
 #include "reference/ops/ops.h"
 #include "reference/proto.h"
 
@@ -104,6 +107,17 @@ Loaded load(const std::string& folder) {
   return l;
 }
 
+// The model run by the graph interpreter, graph inputs fed by name.
+std::vector<Value> interpret(const Loaded& l, Policy policy) {
+  Context ctx;
+  ctx.policy = policy;
+  const auto m = interp::InterpretedModel::prepare(l.model);
+  std::vector<Value> in;
+  for (const auto& name : m.input_names()) in.push_back(l.inputs.at(name));
+  return m.run(in, ctx);
+}
+
+// The one node of the model by a direct call of its reference operator.
 std::vector<Value> evaluate(const Loaded& l, Policy policy) {
   Context ctx;
   ctx.policy = policy;
@@ -141,10 +155,13 @@ std::vector<Value> evaluate(const Loaded& l, Policy policy) {
 
 // Checks the evaluation under `policy` against an expectation of case.json (an error code, or
 // the expected outputs).
-void check(const Loaded& l, Policy policy, const std::optional<std::string>& expected_error) {
+using Evaluation = std::vector<Value> (*)(const Loaded&, Policy);
+
+void check(const Loaded& l, Evaluation evaluation, Policy policy,
+           const std::optional<std::string>& expected_error) {
   const bool expect_error = expected_error.has_value();
   try {
-    const std::vector<Value> got = evaluate(l, policy);
+    const std::vector<Value> got = evaluation(l, policy);
     ASSERT_FALSE(expect_error) << "no error; expected " << *expected_error;
     ASSERT_EQ(got.size(), l.outputs.size());
     for (size_t i = 0; i < got.size(); ++i)
@@ -161,16 +178,29 @@ class CorpusCase : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(CorpusCase, ReferenceMatchesExpectation) {
   const Loaded l = load(GetParam());
-  // Every corpus model holds the one node under test.
-  ASSERT_EQ(l.model.graph().node_size(), 1) << GetParam();
   const bool must_reject = l.meta.expected_error.has_value();
   // Must-reject cases carry no outputs; valid cases one per graph output.
   EXPECT_EQ(l.outputs.size(),
             must_reject ? 0u : static_cast<size_t>(l.model.graph().output_size()));
-  check(l, Policy::lenient, l.meta.expected_error);
-  if (l.meta.clarity == "ambiguous") {
-    ASSERT_TRUE(l.meta.has_strict_expectation);
-    check(l, Policy::strict, l.meta.strict_expected_error);
+  std::vector<Evaluation> evaluations = {interpret};
+  // The context "inputs": the model holds the node under test alone.
+  const auto context = l.meta.params.find("context");
+  ASSERT_NE(context, l.meta.params.end()) << GetParam();
+  if (*context == "inputs") {
+    ASSERT_EQ(l.model.graph().node_size(), 1) << GetParam();
+    // The direct path's SequenceMap bodies: Identity and Shape only.
+    bool direct = true;
+    for (const auto& a : l.model.graph().node(0).attribute())
+      for (const auto& n : a.g().node())
+        direct = direct && (n.op_type() == "Identity" || n.op_type() == "Shape");
+    if (direct) evaluations.push_back(evaluate);
+  }
+  for (Evaluation e : evaluations) {
+    check(l, e, Policy::lenient, l.meta.expected_error);
+    if (l.meta.clarity == "ambiguous") {
+      ASSERT_TRUE(l.meta.has_strict_expectation);
+      check(l, e, Policy::strict, l.meta.strict_expected_error);
+    }
   }
 }
 
@@ -200,6 +230,29 @@ TEST(Corpus, SizeAndTypeCoverage) {
   EXPECT_GE(rejects, 50u);
   EXPECT_EQ(types.size(), 5u);
   for (const auto& [op, t] : types) EXPECT_EQ(t.size(), 15u) << op;
+}
+
+// Every operator in every context that applies to it (generators/catalog/context.h): all eight
+// for SequenceAt; SequenceMap bodies may only output tensors, so only SequenceAt (one tensor
+// output) sits in one; SplitToSequence reads no sequence, so all_constant is initializers.
+TEST(Corpus, ContextsPerOperator) {
+  std::map<std::string, std::set<std::string>> contexts;
+  for (const auto& f : case_folders()) {
+    const CaseJson meta = parse_case_json(read_file(kCorpus / f / "case.json"));
+    contexts[meta.op].insert(meta.params.value("context", std::string("(none)")));
+  }
+  const std::set<std::string> all = {
+      "inputs",    "initializers", "constant_nodes",    "all_constant",
+      "if_branch", "loop_body",    "sequence_map_body", "chained"};
+  auto without = [&](std::set<std::string> s, const std::vector<std::string>& drop) {
+    for (const auto& d : drop) s.erase(d);
+    return s;
+  };
+  EXPECT_EQ(contexts["SequenceAt"], all);
+  EXPECT_EQ(contexts["SequenceErase"], without(all, {"sequence_map_body"}));
+  EXPECT_EQ(contexts["SequenceInsert"], without(all, {"sequence_map_body"}));
+  EXPECT_EQ(contexts["SequenceMap"], without(all, {"sequence_map_body"}));
+  EXPECT_EQ(contexts["SplitToSequence"], without(all, {"sequence_map_body", "all_constant"}));
 }
 
 }  // namespace
