@@ -45,6 +45,12 @@ std::string serialize_deterministic(const google::protobuf::MessageLite& msg) {
 
 }  // namespace
 
+std::string context_of(const nlohmann::ordered_json& params) {
+  const auto it = params.find("context");
+  if (it == params.end() || !it->is_string()) return std::string(kDefaultContext);
+  return it->get<std::string>();
+}
+
 CaseJson parse_case_json(const std::string& text) {
   try {
     const auto j = nlohmann::json::parse(text);

@@ -13,6 +13,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <onnx/onnx_pb.h>
@@ -46,6 +47,14 @@ struct CaseJson {
   // Written after the fields above, in this order (fuzz findings: expected, found, reproduce).
   nlohmann::ordered_json extra = nlohmann::ordered_json::object();
 };
+
+// The graph context a case runs its operator in: params "context" (inputs, initializers,
+// constant_nodes, all_constant, if_branch, loop_body, sequence_map_body, chained). A case without
+// it (ONNX's backend fixtures, fuzz findings, a corpus generated before the parameter) feeds the
+// operator from graph inputs.
+inline constexpr std::string_view kDefaultContext = "inputs";
+// params["context"] when it is a string, else kDefaultContext.
+std::string context_of(const nlohmann::ordered_json& params);
 
 // Throws Error(invalid_proto) naming the field that is wrong (an expectation kind that is neither
 // outputs nor error, a code that is no ErrorCode, a field of the wrong type).

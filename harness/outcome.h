@@ -76,6 +76,8 @@ struct Outcome {
   std::string source;  // onnx-backend | corpus | fuzz
   std::string op;      // the operator the case is about ("model" for multi-op fixtures)
   std::string dtype;   // element type the case is about, or empty
+  // The graph context the op runs in (Case::context); empty counts as "inputs".
+  std::string context;
   Status status = Status::skipped;
   Reason reason = Reason::none;
   std::string message;   // one line, names the output, element, expected and actual

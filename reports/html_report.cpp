@@ -68,27 +68,31 @@ void summary_table(std::ostringstream& h, const Summary& s) {
 }
 
 std::string cell_title(const MatrixCell& c) {
-  std::string t = c.op + " / " + c.dtype + ":";
+  std::string t = c.op + " / " + c.column + ":";
   for (const auto& [s, n] : c.counts) t += " " + std::string(status_key(s)) + "=" + num(n);
   return t;
 }
 
-void matrix_table(std::ostringstream& h, const std::vector<MatrixCell>& matrix) {
-  std::vector<std::string> ops, dtypes;
+// The op x column matrix of one report (id matrix-dtype, matrix-context).
+void matrix_table(std::ostringstream& h, const std::vector<MatrixCell>& matrix,
+                  const MatrixColumn& column) {
+  const std::string key(column.key);
+  std::vector<std::string> ops, columns;
   for (const auto& c : matrix) {
     if (std::find(ops.begin(), ops.end(), c.op) == ops.end()) ops.push_back(c.op);
-    if (std::find(dtypes.begin(), dtypes.end(), c.dtype) == dtypes.end()) dtypes.push_back(c.dtype);
+    if (std::find(columns.begin(), columns.end(), c.column) == columns.end())
+      columns.push_back(c.column);
   }
   std::sort(ops.begin(), ops.end());
-  std::sort(dtypes.begin(), dtypes.end());
+  std::sort(columns.begin(), columns.end());
   std::map<std::pair<std::string, std::string>, const MatrixCell*> at;
-  for (const auto& c : matrix) at[{c.op, c.dtype}] = &c;
-  h << "<table class=\"matrix\"><tr><th>op \\ dtype</th>";
-  for (const auto& d : dtypes) h << "<th>" << e(d) << "</th>";
+  for (const auto& c : matrix) at[{c.op, c.column}] = &c;
+  h << "<table class=\"matrix\" id=\"matrix-" << e(key) << "\"><tr><th>op \\ " << e(key) << "</th>";
+  for (const auto& d : columns) h << "<th>" << e(d) << "</th>";
   h << "</tr>\n";
   for (const auto& op : ops) {
     h << "<tr><th>" << e(op) << "</th>";
-    for (const auto& d : dtypes) {
+    for (const auto& d : columns) {
       const auto it = at.find({op, d});
       if (it == at.end()) {
         h << "<td class=\"cell s-none\">&middot;</td>";
@@ -98,18 +102,32 @@ void matrix_table(std::ostringstream& h, const std::vector<MatrixCell>& matrix) 
       const std::string worst(status_key(c.worst()));
       const auto p = c.counts.find(Status::pass);
       const int passed = p == c.counts.end() ? 0 : p->second;
-      h << "<td class=\"cell s-" << worst << "\" data-op=\"" << e(op) << "\" data-dtype=\"" << e(d)
-        << "\" data-status=\"" << worst << "\" data-total=\"" << c.total << "\" title=\""
+      h << "<td class=\"cell s-" << worst << "\" data-op=\"" << e(op) << "\" data-" << key << "=\""
+        << e(d) << "\" data-status=\"" << worst << "\" data-total=\"" << c.total << "\" title=\""
         << e(cell_title(c)) << "\">" << passed << "/" << c.total << "</td>";
     }
     h << "</tr>\n";
   }
-  h << "</table>\n<p>Cell: passed/total, coloured by the worst status in it: ";
+  h << "</table>\n";
+}
+
+void matrix_legend(std::ostringstream& h) {
+  h << "<p>Cell: passed/total, coloured by the worst status in it: ";
   for (Status s : {Status::crash, Status::fail, Status::timeout, Status::error,
                    Status::not_supported, Status::pass, Status::skipped})
     h << status_tag(s);
   h << "</p>\n";
 }
+
+const std::vector<MatrixCell>& matrix_of(const Report& r, const MatrixColumn& column) {
+  return column.key == kDtypeColumn.key ? r.matrix : r.context_matrix;
+}
+
+constexpr const MatrixColumn* kMatrixColumns[] = {&kDtypeColumn, &kContextColumn};
+constexpr const char* kContextNote =
+    "<p>Graph context: how the model feeds the operator (graph inputs, initializers, Constant "
+    "nodes, inside an If branch, a Loop body or a SequenceMap body, chained after another "
+    "operator); a case that names none counts as <code>inputs</code>.</p>\n";
 
 void case_details(std::ostringstream& h, const Report& r, const CaseRecord& c) {
   const Outcome& o = c.outcome;
@@ -126,6 +144,7 @@ void case_details(std::ostringstream& h, const Report& r, const CaseRecord& c) {
   };
   row("op", o.op);
   row("dtype", o.dtype);
+  row("context", context_column(o));
   row("source", o.source);
   row("verdict", verdict);
   row("message", o.message, true);
@@ -152,6 +171,39 @@ void case_details(std::ostringstream& h, const Report& r, const CaseRecord& c) {
   row("duration", std::to_string(o.duration_ms) + " ms");
   h << "<dt>reproduce</dt><dd><pre>" << e(reproduce_command(r, c)) << "</pre></dd>";
   h << "</dl></details>\n";
+}
+
+// Op x column, one column per runtime inside each cell row (id index-matrix-dtype, ...).
+void index_matrix_table(std::ostringstream& h, const std::vector<IndexEntry>& entries,
+                        const MatrixColumn& column) {
+  const std::string key(column.key);
+  std::set<std::pair<std::string, std::string>> keys;
+  for (const auto& en : entries)
+    for (const auto& c : matrix_of(en.report, column)) keys.insert({c.op, c.column});
+  h << "<h2>Operator &times; " << e(column.title) << "</h2>\n<table class=\"index-matrix\" "
+    << "id=\"index-matrix-" << e(key) << "\"><tr><th>op</th><th>" << e(key) << "</th>";
+  for (const auto& en : entries) h << "<th>" << e(en.report.info.runtime_name) << "</th>";
+  h << "</tr>\n";
+  for (const auto& [op, value] : keys) {
+    h << "<tr><th>" << e(op) << "</th><td>" << e(value) << "</td>";
+    for (const auto& en : entries) {
+      const MatrixCell* cell = nullptr;
+      for (const auto& c : matrix_of(en.report, column))
+        if (c.op == op && c.column == value) cell = &c;
+      if (!cell) {
+        h << "<td class=\"cell s-none\">&middot;</td>";
+        continue;
+      }
+      const std::string worst(status_key(cell->worst()));
+      const auto p = cell->counts.find(Status::pass);
+      h << "<td class=\"cell s-" << worst << "\" data-runtime=\"" << e(en.report.info.runtime_name)
+        << "\" data-op=\"" << e(op) << "\" data-" << key << "=\"" << e(value) << "\" data-status=\""
+        << worst << "\" title=\"" << e(cell_title(*cell)) << "\">"
+        << (p == cell->counts.end() ? 0 : p->second) << "/" << cell->total << "</td>";
+    }
+    h << "</tr>\n";
+  }
+  h << "</table>\n";
 }
 
 }  // namespace
@@ -225,8 +277,12 @@ std::string report_to_html(const Report& r) {
       << x.unexpected_failures + x.unexpected_passes << "</td></tr>\n";
   h << "</table>\n";
 
-  h << "<h2>Operator &times; element type</h2>\n";
-  matrix_table(h, r.matrix);
+  for (const MatrixColumn* column : kMatrixColumns) {
+    h << "<h2>Operator &times; " << e(column->title) << "</h2>\n";
+    if (column == &kContextColumn) h << kContextNote;
+    matrix_table(h, matrix_of(r, *column), *column);
+  }
+  matrix_legend(h);
 
   if (!r.findings.empty()) {
     h << "<h2>Findings: spec ambiguities met, static check disagreements</h2>\n<table "
@@ -286,34 +342,7 @@ std::string index_to_html(const std::vector<IndexEntry>& entries) {
   }
   h << "</table>\n";
 
-  // Op x dtype, one column per runtime inside each cell row.
-  std::set<std::pair<std::string, std::string>> keys;
-  for (const auto& en : entries)
-    for (const auto& c : en.report.matrix) keys.insert({c.op, c.dtype});
-  h << "<h2>Operator &times; element type</h2>\n<table class=\"index-matrix\"><tr><th>op</th>"
-       "<th>dtype</th>";
-  for (const auto& en : entries) h << "<th>" << e(en.report.info.runtime_name) << "</th>";
-  h << "</tr>\n";
-  for (const auto& [op, dtype] : keys) {
-    h << "<tr><th>" << e(op) << "</th><td>" << e(dtype) << "</td>";
-    for (const auto& en : entries) {
-      const MatrixCell* cell = nullptr;
-      for (const auto& c : en.report.matrix)
-        if (c.op == op && c.dtype == dtype) cell = &c;
-      if (!cell) {
-        h << "<td class=\"cell s-none\">&middot;</td>";
-        continue;
-      }
-      const std::string worst(status_key(cell->worst()));
-      const auto p = cell->counts.find(Status::pass);
-      h << "<td class=\"cell s-" << worst << "\" data-runtime=\"" << e(en.report.info.runtime_name)
-        << "\" data-op=\"" << e(op) << "\" data-dtype=\"" << e(dtype) << "\" data-status=\""
-        << worst << "\" title=\"" << e(cell_title(*cell)) << "\">"
-        << (p == cell->counts.end() ? 0 : p->second) << "/" << cell->total << "</td>";
-    }
-    h << "</tr>\n";
-  }
-  h << "</table>\n";
+  for (const MatrixColumn* column : kMatrixColumns) index_matrix_table(h, entries, *column);
 
   // Cases where the runtimes do not all pass.
   std::map<std::string, std::vector<const CaseRecord*>> by_id;

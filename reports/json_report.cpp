@@ -40,6 +40,7 @@ json case_to_json(const CaseRecord& c) {
   json j = {{"id", o.case_id},
             {"op", o.op},
             {"dtype", o.dtype},
+            {"context", context_column(o)},
             {"source", o.source},
             {"status", status_key(o.status)},
             {"verdict", verdict_key(c.verdict)},
@@ -79,6 +80,27 @@ json summary_to_json(const Summary& s) {
           {"expected_failures", s.expected_failures},
           {"unexpected_failures", s.unexpected_failures},
           {"unexpected_passes", s.unexpected_passes}};
+}
+
+// {"ops": [...], "<plural>": [sorted], "cells": [{"op", "<key>", "total", "worst", "counts"}]}
+json matrix_to_json(const std::vector<MatrixCell>& matrix, const MatrixColumn& column) {
+  json ops = json::array(), columns = json::array(), cells = json::array();
+  std::vector<std::string> column_list;
+  for (const auto& cell : matrix) {
+    if (ops.empty() || ops.back() != cell.op) ops.push_back(cell.op);
+    if (std::find(column_list.begin(), column_list.end(), cell.column) == column_list.end())
+      column_list.push_back(cell.column);
+    json counts = json::object();
+    for (const auto& [s, n] : cell.counts) counts[std::string(status_key(s))] = n;
+    cells.push_back({{"op", cell.op},
+                     {std::string(column.key), cell.column},
+                     {"total", cell.total},
+                     {"worst", status_key(cell.worst())},
+                     {"counts", counts}});
+  }
+  std::sort(column_list.begin(), column_list.end());
+  for (auto& c : column_list) columns.push_back(c);
+  return {{"ops", ops}, {std::string(column.plural), columns}, {"cells", cells}};
 }
 
 // Field access that names what is wrong.
@@ -125,6 +147,7 @@ CaseRecord case_from_json(const json& j, size_t index) {
   o.case_id = need_string(j, "id", where);
   o.op = need_string(j, "op", where);
   o.dtype = need_string(j, "dtype", where);
+  o.context = opt_string(j, "context");  // reports of earlier builds have none: "inputs"
   o.source = need_string(j, "source", where);
   const std::string status = need_string(j, "status", where);
   const auto s = status_from_key(status);
@@ -232,23 +255,8 @@ json report_to_json(const Report& r) {
   j["merged_from"] = i.merged_from;
   j["summary"] = summary_to_json(r.summary);
 
-  json ops = json::array(), dtypes = json::array(), cells = json::array();
-  std::vector<std::string> dtype_list;
-  for (const auto& cell : r.matrix) {
-    if (ops.empty() || ops.back() != cell.op) ops.push_back(cell.op);
-    if (std::find(dtype_list.begin(), dtype_list.end(), cell.dtype) == dtype_list.end())
-      dtype_list.push_back(cell.dtype);
-    json counts = json::object();
-    for (const auto& [s, n] : cell.counts) counts[std::string(status_key(s))] = n;
-    cells.push_back({{"op", cell.op},
-                     {"dtype", cell.dtype},
-                     {"total", cell.total},
-                     {"worst", status_key(cell.worst())},
-                     {"counts", counts}});
-  }
-  std::sort(dtype_list.begin(), dtype_list.end());
-  for (auto& d : dtype_list) dtypes.push_back(d);
-  j["matrix"] = {{"ops", ops}, {"dtypes", dtypes}, {"cells", cells}};
+  j["matrix"] = matrix_to_json(r.matrix, kDtypeColumn);
+  j["context_matrix"] = matrix_to_json(r.context_matrix, kContextColumn);
 
   j["cases"] = json::array();
   for (const auto& c : r.cases) j["cases"].push_back(case_to_json(c));

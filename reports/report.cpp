@@ -5,6 +5,7 @@
 #include <set>
 #include <tuple>
 
+#include "cases/case_json.h"
 #include "reference/error.h"
 
 namespace seqconf::reports {
@@ -82,6 +83,32 @@ Status MatrixCell::worst() const {
   return w;
 }
 
+std::string dtype_column(const Outcome& o) {
+  return o.dtype.empty() ? std::string(kNoDtype) : o.dtype;
+}
+
+std::string context_column(const Outcome& o) {
+  return o.context.empty() ? std::string(kDefaultContext) : o.context;
+}
+
+std::vector<MatrixCell> op_matrix(const std::vector<CaseRecord>& cases,
+                                  const MatrixColumn& column) {
+  std::map<std::pair<std::string, std::string>, MatrixCell> cells;
+  for (const auto& c : cases) {
+    const Outcome& o = c.outcome;
+    const std::string key = column.of(o);
+    auto& cell = cells[{o.op, key}];
+    cell.op = o.op;
+    cell.column = key;
+    ++cell.counts[o.status];
+    ++cell.total;
+  }
+  std::vector<MatrixCell> m;
+  m.reserve(cells.size());
+  for (auto& [k, cell] : cells) m.push_back(std::move(cell));
+  return m;
+}
+
 Report make_report(RunInfo info, std::vector<Outcome> outcomes, const Expectations* expectations,
                    const std::map<std::string, std::string>& specs) {
   Report r;
@@ -106,18 +133,11 @@ void recompute(Report& r) {
   });
 
   Summary s;
-  std::map<std::pair<std::string, std::string>, MatrixCell> cells;
   // (kind, op, id or message)
   std::map<std::tuple<std::string, std::string, std::string>, AggregatedFinding> findings;
   for (const auto& c : r.cases) {
     const Outcome& o = c.outcome;
     s.add(c);
-    const std::string dtype = o.dtype.empty() ? std::string(kNoDtype) : o.dtype;
-    auto& cell = cells[{o.op, dtype}];
-    cell.op = o.op;
-    cell.dtype = dtype;
-    ++cell.counts[o.status];
-    ++cell.total;
     for (const auto& a : o.ambiguities) {
       auto& f = findings[{"ambiguity", a.op, a.id}];
       if (f.id.empty()) {
@@ -141,8 +161,8 @@ void recompute(Report& r) {
     }
   }
   r.summary = s;
-  r.matrix.clear();
-  for (auto& [k, cell] : cells) r.matrix.push_back(std::move(cell));
+  r.matrix = op_matrix(r.cases, kDtypeColumn);
+  r.context_matrix = op_matrix(r.cases, kContextColumn);
   r.findings.clear();
   for (auto& [k, f] : findings) r.findings.push_back(std::move(f));
 }

@@ -2,8 +2,9 @@
 // that were applied, the counts derived from the cases and how the run was produced.
 //
 // Data flows one way: outcomes (+ expectations) -> Report -> JSON / JUnit / HTML / text.
-// Everything derived (summary, op x dtype matrix, findings) is recomputed from the cases by
-// recompute(), so a report read back from JSON and merged with others stays consistent.
+// Everything derived (summary, op x dtype and op x context matrices, findings) is recomputed from
+// the cases by recompute(), so a report read back from JSON and merged with others stays
+// consistent.
 #pragma once
 
 #include <map>
@@ -58,16 +59,36 @@ struct Summary : Tally {
   bool has_unexpected() const { return unexpected_failures > 0 || unexpected_passes > 0; }
 };
 
-// One cell of the op x dtype matrix. Cases without a dtype go to dtype kNoDtype.
-inline constexpr std::string_view kNoDtype = "-";
+// The outcomes counted by op and one more key of the case, the matrix's column: op x dtype
+// (Report::matrix) and op x graph context (Report::context_matrix).
 struct MatrixCell {
   std::string op;
-  std::string dtype;
+  std::string column;  // the dtype or the context the cell counts
   std::map<Status, int> counts;
   int total = 0;
   // The status the cell is coloured by: the worst one present.
   Status worst() const;
 };
+
+// What a matrix's column is: its name in reports (the JSON field of a cell and the HTML data-
+// attribute), the JSON list of the columns, a title, and the column of an outcome.
+struct MatrixColumn {
+  std::string_view key;
+  std::string_view plural;
+  std::string_view title;
+  std::string (*of)(const Outcome&);
+};
+// Cases without a dtype go to dtype kNoDtype.
+inline constexpr std::string_view kNoDtype = "-";
+std::string dtype_column(const Outcome& o);
+// Cases without a context (Outcome::context empty) go to kDefaultContext, "inputs".
+std::string context_column(const Outcome& o);
+inline constexpr MatrixColumn kDtypeColumn{"dtype", "dtypes", "element type", &dtype_column};
+inline constexpr MatrixColumn kContextColumn{"context", "contexts", "graph context",
+                                             &context_column};
+
+// The cells of op x column over the cases, sorted by op, then column.
+std::vector<MatrixCell> op_matrix(const std::vector<CaseRecord>& cases, const MatrixColumn& column);
 
 // What the cases met besides their status, aggregated over cases: one entry per distinct
 // finding, with every case that met it.
@@ -106,16 +127,17 @@ struct Report {
   std::vector<CaseRecord> cases;  // sorted by id
   // Derived by recompute():
   Summary summary;
-  std::vector<MatrixCell> matrix;           // sorted by op, then dtype
+  std::vector<MatrixCell> matrix;           // op x dtype, sorted by op, then dtype
+  std::vector<MatrixCell> context_matrix;   // op x graph context, sorted by op, then context
   std::vector<AggregatedFinding> findings;  // sorted by kind, op, then id
 };
 
 // Builds a report: applies the expectations (may be null), sorts the cases by id, derives
-// summary, matrix and findings. specs: the spec sentence of each case id, where known.
+// summary, matrices and findings. specs: the spec sentence of each case id, where known.
 Report make_report(RunInfo info, std::vector<Outcome> outcomes, const Expectations* expectations,
                    const std::map<std::string, std::string>& specs = {});
 
-// Sorts the cases by id and rederives summary, matrix and findings.
+// Sorts the cases by id and rederives summary, matrices and findings.
 void recompute(Report& report);
 
 // Merges reports of disjoint shards of one run. Throws Error(invalid_argument) when the

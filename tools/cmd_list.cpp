@@ -1,4 +1,5 @@
 // seqconf list: the case IDs of the generated corpus, its coverage, its static findings.
+#include <algorithm>
 #include <iomanip>
 #include <iostream>
 #include <map>
@@ -40,32 +41,62 @@ std::vector<const catalog::CatalogCase*> selected(const ListOptions& o) {
   return v;
 }
 
-void print_coverage(const std::vector<const catalog::CatalogCase*>& cases) {
-  // op x dtype: cases (must-reject).
-  std::map<std::string, std::map<DataType, std::pair<int, int>>> by_op;
-  for (const auto* c : cases) {
-    auto& cell = by_op[c->op][c->dtype];
-    ++cell.first;
-    cell.second += c->must_reject();
-  }
-  std::cout << "cases per op x dtype (must-reject in parentheses)\n";
+// The case's graph context: its ID components are case.json's params, read as the loader reads
+// them.
+std::string catalog_context(const catalog::CatalogCase& c) {
+  nlohmann::ordered_json params = nlohmann::ordered_json::object();
+  for (const auto& p : c.params) params[p.key] = p.value;
+  return context_of(params);
+}
+
+// Cases (must-reject) by op, then by the key of a column.
+using CountTable = std::map<std::string, std::map<std::string, std::pair<int, int>>>;
+
+// One row per op: "cases(must-reject)" per column, then the row's total.
+void print_count_table(const CountTable& table, const std::vector<std::string>& columns,
+                       int width) {
   std::cout << std::left << std::setw(16) << "op";
-  for (DataType d : kAllDataTypes) std::cout << std::setw(11) << dtype_name(d);
+  for (const auto& column : columns) std::cout << std::setw(width) << column;
   std::cout << "total\n";
-  for (const auto& [op, row] : by_op) {
+  for (const auto& [op, row] : table) {
     std::cout << std::setw(16) << op;
     int total = 0, total_reject = 0;
-    for (DataType d : kAllDataTypes) {
-      const auto it = row.find(d);
+    for (const auto& column : columns) {
+      const auto it = row.find(column);
       const auto cell = it == row.end() ? std::pair<int, int>{0, 0} : it->second;
       total += cell.first;
       total_reject += cell.second;
-      std::cout << std::setw(11)
+      std::cout << std::setw(width)
                 << (std::to_string(cell.first) + "(" + std::to_string(cell.second) + ")");
     }
     std::cout << total << "(" << total_reject << ")"
               << "\n";
   }
+}
+
+void print_coverage(const std::vector<const catalog::CatalogCase*>& cases) {
+  // op x dtype and op x graph context: cases (must-reject).
+  CountTable by_dtype, by_context;
+  std::set<std::string> contexts;
+  for (const auto* c : cases) {
+    const std::string context = catalog_context(*c);
+    contexts.insert(context);
+    for (auto* cell :
+         {&by_dtype[c->op][std::string(dtype_name(c->dtype))], &by_context[c->op][context]}) {
+      ++cell->first;
+      cell->second += c->must_reject();
+    }
+  }
+  std::vector<std::string> dtypes;
+  for (DataType d : kAllDataTypes) dtypes.emplace_back(dtype_name(d));
+  std::cout << "cases per op x dtype (must-reject in parentheses)\n";
+  print_count_table(by_dtype, dtypes, 11);
+  size_t width = 11;
+  for (const auto& context : contexts) width = std::max(width, context.size() + 2);
+  std::cout << "\ncases per op x context (must-reject in parentheses; a case without a context "
+               "param counts as "
+            << kDefaultContext << ")\n";
+  print_count_table(by_context, {contexts.begin(), contexts.end()}, static_cast<int>(width));
   // op x feature: each ID parameter value other than the dtype, with the number of types it
   // is crossed with.
   std::cout << "\nfeatures per op: cases, types covered, must-reject\n";
@@ -124,7 +155,7 @@ const CommandRegistrar kList(21, [](CLI::App& app) {
   cmd->add_flag("--folders", opts->folders, "Print folder names instead of IDs");
   auto* valid = cmd->add_flag("--valid", opts->valid_only, "Only cases with expected outputs");
   cmd->add_flag("--must-reject", opts->reject_only, "Only must-reject cases")->excludes(valid);
-  cmd->add_flag("--coverage", opts->coverage, "Print op x dtype x feature counts");
+  cmd->add_flag("--coverage", opts->coverage, "Print op x dtype, op x context and feature counts");
   cmd->add_flag("--findings", opts->findings,
                 "Print static findings (checker, shape inference vs expected outputs)");
   cmd->add_flag("--inferred", opts->inferred,

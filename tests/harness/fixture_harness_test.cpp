@@ -100,9 +100,11 @@ TEST(Discovery, NewSplitToSequenceNodeFixturesAreFoundAndPass) {
   for (const auto& c : cases) {
     EXPECT_EQ(c.op, "SplitToSequence");
     EXPECT_EQ(c.opset, 11);
+    EXPECT_EQ(c.context, "inputs");
     const Outcome o = run_case(c, reference);
     EXPECT_EQ(status_name(o.status), "pass")
         << c.id << ": " << reason_name(o.reason) << " " << o.message;
+    EXPECT_EQ(o.context, "inputs");
   }
 }
 
@@ -179,7 +181,8 @@ class FakeRuntime : public Runtime {
 };
 
 // A SequenceAt case with position 3 on a sequence of length 1 (clause position.out_of_bounds).
-fs::path write_must_reject(const fs::path& root, const std::string& code) {
+fs::path write_must_reject(const fs::path& root, const std::string& code,
+                           const std::string& params = R"({"position": "3"})") {
   const fs::path dir = root / "SequenceAt" / "position_3";
   write_case(dir,
              model(11, graph("g", {node("SequenceAt", {"s", "p"}, {"y"})},
@@ -191,7 +194,8 @@ fs::path write_must_reject(const fs::path& root, const std::string& code) {
                                code + R"("},
     "tolerance": {"rtol": 0.01, "atol": 0.5}, "spec": ")" +
                                std::string(spec_clause("position.out_of_bounds").sentence) + R"(",
-    "clarity": "normative", "params": {"position": "3"}})");
+    "clarity": "normative", "params": )" +
+                               params + "}");
   return dir;
 }
 
@@ -213,7 +217,24 @@ TEST(MustReject, CorpusCaseJsonIsRead) {
   EXPECT_EQ(c.spec, spec_clause("position.out_of_bounds").sentence);
   EXPECT_EQ(c.clarity, "normative");
   EXPECT_EQ(c.params.at("position"), "3");
+  EXPECT_EQ(c.context, "inputs");  // no context param
   EXPECT_TRUE(c.load_error.empty()) << c.load_error;
+}
+
+// The graph context travels from case.json's params to the outcome, as the dtype does.
+TEST(MustReject, GraphContextReachesTheOutcome) {
+  TempDir tmp;
+  write_must_reject(tmp.path(), "position_out_of_range",
+                    R"({"position": "3", "context": "loop_body", "trips": "3"})");
+  const Case c = load_corpus(tmp.path()).at(0);
+  EXPECT_EQ(c.context, "loop_body");
+  ReferenceRuntime reference;
+  const Outcome o = run_case(c, reference);
+  EXPECT_EQ(o.context, "loop_body");
+  EXPECT_EQ(o.dtype, "float");
+  EXPECT_EQ(context_of(nlohmann::ordered_json::parse(R"({"context": "chained"})")), "chained");
+  EXPECT_EQ(context_of(nlohmann::ordered_json::object()), kDefaultContext);
+  EXPECT_EQ(context_of(nlohmann::ordered_json::parse(R"({"context": 3})")), "inputs");
 }
 
 TEST(MustReject, ReferenceRejectingWithTheCodePasses) {

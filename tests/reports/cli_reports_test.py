@@ -3,7 +3,10 @@
 cases with the reference:
 
   - a normal run writes JSON, JUnit and HTML; every JSON/XML written here validates;
-  - shards 1/2 and 2/2 merged equal the unsharded run (cases and summary, times ignored);
+  - every ONNX backend case counts as graph context "inputs";
+  - shards 1/2 and 2/2 merged equal the unsharded run (cases, summary and both matrices, times
+    ignored);
+  - `seqconf list --coverage` prints op x dtype and op x context counts that agree;
   - --jobs 2 gives the same cases as --jobs 1;
   - an expectations entry on a passing case makes an unexpected pass (exit 1);
   - an interrupted run (a real SIGINT after 3 cases, --stop-after) writes complete=false, exit 1;
@@ -61,6 +64,12 @@ check(full["options"].get("source") == "onnx-backend", "options are recorded")
 check(os.path.getsize(path("full.html")) > 0 and os.path.getsize(path("full.xml")) > 0,
       "JUnit and HTML written")
 check("passed/total" in out, "the summary table is printed")
+check(all(c["context"] == "inputs" for c in full["cases"])
+      and [c["context"] for c in full["context_matrix"]["cells"]] ==
+      ["inputs"] * len(full["matrix"]["ops"]) and full["context_matrix"]["contexts"] == ["inputs"],
+      "ONNX backend cases have graph context inputs, one context cell per op")
+check(sum(c["total"] for c in full["context_matrix"]["cells"]) == total,
+      "the op x context matrix counts every case once")
 
 rc1, _ = run(*base, "--shard", "1/2", "--report", path("shard1.json"))
 rc2, _ = run(*base, "--shard", "2/2", "--report", path("shard2.json"))
@@ -72,6 +81,7 @@ merged = load("merged.json")
 check(comparable(merged["cases"]) == comparable(full["cases"]), "merged cases == unsharded")
 check(merged["summary"] == full["summary"], "merged summary == unsharded")
 check(merged["matrix"] == full["matrix"], "merged matrix == unsharded")
+check(merged["context_matrix"] == full["context_matrix"], "merged context matrix == unsharded")
 check(len(merged["merged_from"]) == 2, "merged_from names both shards")
 odd = load("shard1.json")
 odd["cases"][0]["reason"] = "signal"
@@ -105,6 +115,25 @@ intr = load("interrupted.json")
 check(rc == 1, f"interrupted run exits 1 (got {rc})")
 check(intr["complete"] is False, "interrupted run has complete=false")
 check(intr["summary"]["total"] == 3, f"interrupted run has 3 cases (got {intr['summary']['total']})")
+
+rc, out = run("list", "--coverage")
+lines = out.splitlines()
+
+
+def table(title):
+    """The rows of a coverage table: {op: total cases}."""
+    start = next(i for i, line in enumerate(lines) if line.startswith(title)) + 2
+    rows = {}
+    for line in lines[start:]:
+        if not line.strip():
+            break
+        rows[line.split()[0]] = line.split()[-1]
+    return rows
+
+
+by_dtype, by_context = table("cases per op x dtype"), table("cases per op x context")
+check(rc == 0 and len(by_dtype) == 5 and by_context == by_dtype,
+      f"list --coverage: op x context totals equal op x dtype totals ({by_context})")
 
 rc, out = run(*base, "--shard", "3/2", "--report", path("bad.json"))
 check(rc == 2 and not os.path.exists(path("bad.json")), f"bad --shard exits 2 (got {rc})")

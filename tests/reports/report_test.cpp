@@ -10,6 +10,7 @@
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 #include "reference/error.h"
 #include "reports/html_report.h"
@@ -222,7 +223,7 @@ TEST(Report, MatrixAndFindings) {
   const Report r = make_report(info(), synthetic_outcomes(), nullptr);
   ASSERT_EQ(r.matrix.size(), 8u);
   std::map<std::pair<std::string, std::string>, const MatrixCell*> at;
-  for (const auto& c : r.matrix) at[{c.op, c.dtype}] = &c;
+  for (const auto& c : r.matrix) at[{c.op, c.column}] = &c;
   const MatrixCell* at_float = at.at({"SequenceAt", "float"});
   EXPECT_EQ(at_float->total, 2);
   EXPECT_EQ(at_float->counts.at(Status::pass), 1);
@@ -243,6 +244,34 @@ TEST(Report, MatrixAndFindings) {
   EXPECT_EQ(f.details, std::vector<std::string>{"accepted position of shape [1]"});
   EXPECT_EQ(f.case_ids, (std::vector<std::string>{"corpus.SequenceInsert.float.pos_shape_1",
                                                   "corpus.SequenceInsert.int8.pos_shape_1"}));
+}
+
+// The op x context matrix, counted by hand from synthetic.h's context list.
+TEST(Report, ContextMatrix) {
+  const Report r = make_report(info(), synthetic_outcomes(), nullptr);
+  std::vector<std::tuple<std::string, std::string, int, Status>> cells;
+  for (const auto& c : r.context_matrix) cells.emplace_back(c.op, c.column, c.total, c.worst());
+  const std::vector<std::tuple<std::string, std::string, int, Status>> expected = {
+      {"SequenceAt", "inputs", 1, Status::pass},
+      {"SequenceAt", "loop_body", 2, Status::fail},
+      {"SequenceInsert", "if_branch", 2, Status::error},
+      {"SequenceInsert", "inputs", 1, Status::crash},
+      {"SplitToSequence", "constant_nodes", 1, Status::not_supported},
+      {"SplitToSequence", "initializers", 1, Status::not_supported},
+      {"SplitToSequence", "inputs", 1, Status::skipped},
+      {"model", "inputs", 1, Status::pass}};
+  EXPECT_EQ(cells, expected);
+  const MatrixCell& loop = r.context_matrix[1];
+  EXPECT_EQ(loop.counts, (std::map<Status, int>{{Status::pass, 1}, {Status::fail, 1}}));
+  const MatrixCell& branch = r.context_matrix[2];
+  EXPECT_EQ(branch.counts, (std::map<Status, int>{{Status::pass, 1}, {Status::error, 1}}));
+  // One cell per case at most, and every case in one cell.
+  int total = 0;
+  for (const auto& c : r.context_matrix) total += c.total;
+  EXPECT_EQ(total, r.summary.total);
+  // The op x dtype matrix is computed the same way over the dtype.
+  EXPECT_EQ(op_matrix(r.cases, kDtypeColumn).size(), r.matrix.size());
+  EXPECT_EQ(op_matrix(r.cases, kContextColumn).size(), r.context_matrix.size());
 }
 
 TEST(Report, SummaryText) {
@@ -267,10 +296,45 @@ TEST(JsonReport, RoundTripKeepsEveryField) {
   EXPECT_EQ(j["cases"].size(), 10u);
   const json back = report_to_json(report_from_json(j));
   EXPECT_EQ(back, j);
+  // Every case names its context; a case without one counts as inputs.
+  EXPECT_EQ(j["cases"][0]["id"], "corpus.SequenceAt.float.pos_0");
+  EXPECT_EQ(j["cases"][0]["context"], "inputs");
+  EXPECT_EQ(j["cases"][1]["context"], "loop_body");
   // Invalid UTF-8 from a runtime message is repaired, not fatal.
   const std::string text = report_to_json_text(r);
   EXPECT_NE(text.find("\xEF\xBF\xBD bytes"), std::string::npos);
   EXPECT_TRUE(json::parse(text).is_object());
+}
+
+TEST(JsonReport, ContextMatrixBesideTheDtypeMatrix) {
+  const json j = report_to_json(make_report(info(), synthetic_outcomes(), nullptr));
+  const json& m = j.at("context_matrix");
+  EXPECT_EQ(m.at("ops"), json({"SequenceAt", "SequenceInsert", "SplitToSequence", "model"}));
+  EXPECT_EQ(m.at("contexts"),
+            json({"constant_nodes", "if_branch", "initializers", "inputs", "loop_body"}));
+  ASSERT_EQ(m.at("cells").size(), 8u);
+  EXPECT_EQ(m.at("cells")[1], json::parse(R"({"op": "SequenceAt", "context": "loop_body",
+      "total": 2, "worst": "fail", "counts": {"pass": 1, "fail": 1}})"));
+  EXPECT_EQ(m.at("cells")[6], json::parse(R"({"op": "SplitToSequence", "context": "inputs",
+      "total": 1, "worst": "skipped", "counts": {"skipped": 1}})"));
+  // The op x dtype matrix keeps its form.
+  EXPECT_EQ(j.at("matrix").at("cells")[0],
+            json::parse(R"({"op": "SequenceAt", "dtype": "float", "total": 2, "worst": "fail",
+                            "counts": {"pass": 1, "fail": 1}})"));
+  EXPECT_EQ(j.at("matrix").at("dtypes"),
+            json({"-", "float", "int8", "string", "uint16", "uint32"}));
+}
+
+// Reports written before cases carried a context read as context inputs.
+TEST(JsonReport, CaseWithoutContextReadsAsInputs) {
+  json j = report_to_json(make_report(info(), synthetic_outcomes(), nullptr));
+  for (auto& c : j["cases"]) c.erase("context");
+  j.erase("context_matrix");
+  const Report r = report_from_json(j);
+  for (const auto& c : r.cases) EXPECT_EQ(context_column(c.outcome), "inputs");
+  ASSERT_EQ(r.context_matrix.size(), 4u);  // one per op
+  for (const auto& c : r.context_matrix) EXPECT_EQ(c.column, "inputs");
+  EXPECT_EQ(report_to_json(r)["matrix"], j["matrix"]);
 }
 
 TEST(JsonReport, RejectsWhatItCannotRead) {
@@ -322,6 +386,7 @@ TEST(Merge, TwoShardsEqualTheWholeRun) {
   EXPECT_EQ(jm["cases"], jw["cases"]);
   EXPECT_EQ(jm["summary"], jw["summary"]);
   EXPECT_EQ(jm["matrix"], jw["matrix"]);
+  EXPECT_EQ(jm["context_matrix"], jw["context_matrix"]);
   EXPECT_EQ(jm["findings"], jw["findings"]);
   EXPECT_EQ(jm["start_time"], "2026-01-01T00:00:00.000Z");
   EXPECT_EQ(jm["end_time"], "2026-01-01T00:00:02.000Z");
@@ -333,6 +398,23 @@ TEST(Merge, TwoShardsEqualTheWholeRun) {
   interrupted.complete = false;
   EXPECT_FALSE(
       merge({make_report(ia, a, &ex), make_report(interrupted, b, &ex)}, {}).info.complete);
+}
+
+// seqconf merge reads the shards back from JSON: the contexts survive and the merged op x
+// context matrix is the whole run's.
+TEST(Merge, ShardsReadFromJsonKeepTheirContexts) {
+  const auto all = synthetic_outcomes();
+  std::vector<Outcome> a, b;
+  for (size_t k = 0; k < all.size(); ++k) (k < 5 ? a : b).push_back(all[k]);
+  const auto through_json = [](const Report& r) { return report_from_json(report_to_json(r)); };
+  const Report merged = merge({through_json(make_report(info(), a, nullptr)),
+                               through_json(make_report(info(), b, nullptr))},
+                              {"a.json", "b.json"});
+  const Report whole = make_report(info(), all, nullptr);
+  EXPECT_EQ(report_to_json(merged)["context_matrix"], report_to_json(whole)["context_matrix"]);
+  EXPECT_EQ(context_column(find_case(merged, "corpus.SplitToSequence.uint32.split_scalar").outcome),
+            "constant_nodes");
+  EXPECT_EQ(merged.context_matrix.size(), 8u);
 }
 
 TEST(Merge, RejectsOverlapAndMixedRuntimes) {
@@ -404,6 +486,20 @@ TEST(HtmlReport, MatrixCellsDetailsAndEscaping) {
             std::string::npos);
   EXPECT_NE(h.find("data-op=\"SequenceInsert\" data-dtype=\"int8\" data-status=\"crash\""),
             std::string::npos);
+  // The op x context matrix, beside op x dtype, in the same form.
+  EXPECT_NE(h.find("<table class=\"matrix\" id=\"matrix-dtype\">"), std::string::npos);
+  EXPECT_NE(h.find("<table class=\"matrix\" id=\"matrix-context\">"), std::string::npos);
+  EXPECT_LT(h.find("id=\"matrix-dtype\""), h.find("id=\"matrix-context\""));
+  EXPECT_NE(h.find("data-op=\"SequenceAt\" data-context=\"loop_body\" data-status=\"fail\" "
+                   "data-total=\"2\""),
+            std::string::npos);
+  EXPECT_NE(h.find("data-op=\"SequenceInsert\" data-context=\"if_branch\" "
+                   "data-status=\"error\""),
+            std::string::npos);
+  EXPECT_NE(h.find("data-op=\"model\" data-context=\"inputs\" data-status=\"pass\""),
+            std::string::npos);
+  EXPECT_EQ(count(h, "data-context="), 8u);
+  EXPECT_NE(h.find("<dt>context</dt><dd>loop_body</dd>"), std::string::npos);
   EXPECT_EQ(count(h, "<details class=\"case\""), 7u);  // 6 non-pass + 1 unexpected pass
   EXPECT_EQ(h.find("got 3 <&>"), std::string::npos);
   EXPECT_NE(h.find("got 3 &lt;&amp;&gt;&quot;&#39;"), std::string::npos);
@@ -451,6 +547,13 @@ TEST(HtmlReport, IndexComparesRuntimes) {
   EXPECT_NE(h.find("data-runtime=\"reference\" data-op=\"SequenceAt\" data-dtype=\"float\" "
                    "data-status=\"fail\""),
             std::string::npos);
+  EXPECT_NE(h.find("data-runtime=\"reference\" data-op=\"SequenceAt\" data-context=\"loop_body\" "
+                   "data-status=\"fail\""),
+            std::string::npos);
+  EXPECT_NE(h.find("data-runtime=\"onnxruntime\" data-op=\"SequenceAt\" "
+                   "data-context=\"loop_body\" data-status=\"pass\""),
+            std::string::npos);
+  EXPECT_EQ(count(h, "data-context="), 16u);  // 8 cells, 2 runtimes
   // Not passed by both: the 5 non-pass reference cases and the skipped one.
   EXPECT_EQ(count(h, "<tr data-case-id="), 6u);
   EXPECT_NE(h.find("<a href=\"reference.html\">"), std::string::npos);

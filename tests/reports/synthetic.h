@@ -1,5 +1,6 @@
-// Synthetic outcomes for the report tests: every status, cases without dtype, ambiguities,
-// and strings that need escaping. The counts below are written by hand from this list.
+// Synthetic outcomes for the report tests: every status, cases without dtype, graph contexts
+// (and cases without one), ambiguities, and strings that need escaping. The counts below are
+// written by hand from this list.
 #pragma once
 
 #include <string>
@@ -11,12 +12,14 @@
 namespace seqconf::reports::testing {
 
 inline Outcome outcome(std::string id, std::string op, std::string dtype, Status status,
-                       Reason reason = Reason::none, std::string message = {}) {
+                       Reason reason = Reason::none, std::string message = {},
+                       std::string context = {}) {
   Outcome o;
   o.case_id = std::move(id);
   o.source = "corpus";
   o.op = std::move(op);
   o.dtype = std::move(dtype);
+  o.context = std::move(context);
   o.status = status;
   o.reason = reason;
   o.message = std::move(message);
@@ -31,26 +34,37 @@ inline Ambiguity position_shape_ambiguity(std::string detail) {
 
 // 10 outcomes: pass 4, fail 1, error 1, not_supported 2, crash 1, skipped 1
 // (SequenceAt 3, SequenceInsert 3, SplitToSequence 3, model 1).
+// Graph contexts (none given: inputs):
+//   SequenceAt       inputs 1 (pass), loop_body 2 (pass, fail)
+//   SequenceInsert   if_branch 2 (pass, error), inputs 1 (crash)
+//   SplitToSequence  initializers 1 (not_supported), constant_nodes 1 (not_supported),
+//                    inputs 1 (skipped)
+//   model            inputs 1 (pass)
 inline std::vector<Outcome> synthetic_outcomes() {
   std::vector<Outcome> v;
   v.push_back(outcome("corpus.SequenceAt.float.pos_0", "SequenceAt", "float", Status::pass));
   v.push_back(outcome("corpus.SequenceAt.float.pos_neg", "SequenceAt", "float", Status::fail,
-                      Reason::value_mismatch, "output 0 element 1: expected 2, got 3 <&>\"'"));
-  v.push_back(outcome("corpus.SequenceAt.string.pos_0", "SequenceAt", "string", Status::pass));
-  auto ins =
-      outcome("corpus.SequenceInsert.float.pos_shape_1", "SequenceInsert", "float", Status::pass);
+                      Reason::value_mismatch, "output 0 element 1: expected 2, got 3 <&>\"'",
+                      "loop_body"));
+  v.push_back(outcome("corpus.SequenceAt.string.pos_0", "SequenceAt", "string", Status::pass,
+                      Reason::none, {}, "loop_body"));
+  auto ins = outcome("corpus.SequenceInsert.float.pos_shape_1", "SequenceInsert", "float",
+                     Status::pass, Reason::none, {}, "if_branch");
   ins.ambiguities.push_back(position_shape_ambiguity("accepted position of shape [1]"));
   v.push_back(ins);
-  auto ins2 = outcome("corpus.SequenceInsert.int8.pos_shape_1", "SequenceInsert", "int8",
-                      Status::error, Reason::invalid_input, "position must be a scalar");
+  auto ins2 =
+      outcome("corpus.SequenceInsert.int8.pos_shape_1", "SequenceInsert", "int8", Status::error,
+              Reason::invalid_input, "position must be a scalar", "if_branch");
   ins2.ambiguities.push_back(position_shape_ambiguity("accepted position of shape [1]"));
   v.push_back(ins2);
   v.push_back(outcome("corpus.SequenceInsert.int8.append", "SequenceInsert", "int8", Status::crash,
-                      Reason::crash, "killed by signal 11\x01 \xff bytes"));
+                      Reason::crash, "killed by signal 11\x01 \xff bytes", "inputs"));
   v.push_back(outcome("corpus.SplitToSequence.uint16.split_scalar", "SplitToSequence", "uint16",
-                      Status::not_supported, Reason::not_supported, "no kernel for uint16"));
+                      Status::not_supported, Reason::not_supported, "no kernel for uint16",
+                      "initializers"));
   v.push_back(outcome("corpus.SplitToSequence.uint32.split_scalar", "SplitToSequence", "uint32",
-                      Status::not_supported, Reason::not_supported, "no kernel for uint32"));
+                      Status::not_supported, Reason::not_supported, "no kernel for uint32",
+                      "constant_nodes"));
   v.push_back(outcome("corpus.SplitToSequence.float.keepdims_0", "SplitToSequence", "float",
                       Status::skipped, Reason::none, "filtered"));
   auto m = outcome("onnx-backend.simple.test_sequence_model1", "model", "", Status::pass);

@@ -4,7 +4,8 @@
 
   validate_reports.py SCHEMA FILE...
 
-Also checks that the schema rejects a report with a broken case, so the check can fail.
+Also checks that the schema rejects a report with a broken case, and one whose op x context
+matrix is missing or names an empty context, so the check can fail.
 Exit 0 when all are valid, 1 otherwise, 77 (skip) when jsonschema is not installed.
 """
 import copy
@@ -61,6 +62,15 @@ def main():
         if validator.is_valid(broken):
             print("INVALID: the schema accepts a report with an unknown status and no total")
             bad += 1
+        no_context = copy.deepcopy(first)
+        del no_context["context_matrix"]
+        empty_context = copy.deepcopy(first)
+        empty_context["cases"][0]["context"] = ""
+        for doc, what in ((no_context, "no context_matrix"),
+                          (empty_context, "a case with an empty context")):
+            if validator.is_valid(doc):
+                print(f"INVALID: the schema accepts a report with {what}")
+                bad += 1
     return 1 if bad else 0
 
 
