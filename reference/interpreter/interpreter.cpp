@@ -7,6 +7,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "reference/interpreter/type_constraints.h"
 #include "reference/ops/ops.h"
 #include "reference/proto.h"
 #include "reference/support/support_ops.h"
@@ -76,6 +77,7 @@ struct PreparedNode {
   const onnx::NodeProto* node = nullptr;
   int64_t since = 0;
   const OpEntry* op = nullptr;
+  const OperatorSignature* signature = nullptr;  // its row of the type table
   std::map<std::string, std::shared_ptr<const GraphProgram>> subgraphs;
 };
 
@@ -143,6 +145,13 @@ PreparedNode resolve_node(const onnx::NodeProto& n, size_t index,
   pn.node = &n;
   pn.since = since;
   pn.op = &e;
+  pn.signature = find_signature(n.op_type(), since);
+  if (!pn.signature)
+    throw Error(ErrorCode::not_supported, label + ": " + n.op_type() + "-" + std::to_string(since) +
+                                              " has no row in the type table "
+                                              "(reference/interpreter/type_constraints.cpp)");
+  check_node_arity(*pn.signature, {n.input().begin(), n.input().end()},
+                   static_cast<size_t>(n.output_size()), label);
   for (const auto& ga : e.graph_attrs) {
     const onnx::AttributeProto* found = nullptr;
     for (const auto& a : n.attribute())
@@ -169,8 +178,21 @@ std::shared_ptr<const GraphProgram> prepare_graph(const onnx::GraphProto* graph,
       throw Error(ErrorCode::invalid_model,
                   gname + ": '" + name + "' is defined twice (again by " + by + ")");
   };
-  for (const auto& in : graph->input()) define(in.name(), -1, "an input");
-  for (const auto& init : graph->initializer()) {
+  // An empty name means "absent" (an omitted optional input or output of a node); a graph's own
+  // inputs, initializers and outputs are values and need names.
+  auto require_name = [&](const std::string& name, const char* what, int index) {
+    if (name.empty())
+      throw Error(ErrorCode::invalid_model,
+                  gname + ": " + what + " " + std::to_string(index) + " has the empty name \"\"");
+  };
+  for (int i = 0; i < graph->input_size(); ++i) {
+    require_name(graph->input(i).name(), "input", i);
+    define(graph->input(i).name(), -1, "an input");
+  }
+  for (int i = 0; i < graph->output_size(); ++i) require_name(graph->output(i).name(), "output", i);
+  for (int i = 0; i < graph->initializer_size(); ++i) {
+    const auto& init = graph->initializer(i);
+    require_name(init.name(), "initializer", i);
     define(init.name(), -1, "an initializer");
     g->initializers.emplace_back(init.name(), Value(tensor_from_proto(init)));
   }
@@ -363,7 +385,12 @@ std::vector<Value> GraphProgram::run(const std::vector<Value>& inputs, const Sco
     for (const auto& v : in)
       if (v) in_work += value_work(*v);
     charge_work(ctx, in_work, [&] { return call.label(); });
+    // The operator's type constraints at the version it runs: kinds and element types of every
+    // value, each type parameter bound to one type.
+    TypeBindings bindings;
+    check_input_types(*pn.signature, node.name(), in, bindings);
     std::vector<Value> out = pn.op->fn(call);
+    check_output_types(*pn.signature, node.name(), out, bindings);
     size_t out_work = 0;
     for (const auto& v : out) out_work += value_work(v);
     charge_work(ctx, out_work, [&] { return call.label(); });
@@ -535,9 +562,28 @@ std::vector<Value> run_loop(const KernelCall& c) {
     cond = read_bool_scalar(out[0].tensor(c.label() + ": body output cond"),
                             c.label() + ": body output cond");
     for (size_t k = 0; k < n_carried; ++k) carried[k] = out[1 + k];
-    for (size_t k = 0; k < n_scan; ++k)
-      scans[k].push_back(
-          out[1 + n_carried + k].tensor(c.label() + ": scan output " + std::to_string(k)));
+    for (size_t k = 0; k < n_scan; ++k) {
+      const Value& v = out[1 + n_carried + k];
+      auto what = [&] {
+        return c.label() + ": scan output " + std::to_string(k) + " (body output " +
+               std::to_string(1 + n_carried + k) + ") in iteration " + std::to_string(i);
+      };
+      // Loop-13 v_final_and_scan_outputs: "Scan outputs must be Tensors."
+      if (!v.is_tensor())
+        throw Error(ErrorCode::invalid_model,
+                    what() + " is " + type_text(v) + "; \"Scan outputs must be Tensors.\"");
+      const Tensor& t = v.tensor();
+      // body: "It is an error if the dimensions or data type of these scan_outputs change
+      //  across loop iterations."
+      if (!scans[k].empty() &&
+          (t.dtype() != scans[k][0].dtype() || t.shape() != scans[k][0].shape()))
+        throw Error(
+            t.dtype() != scans[k][0].dtype() ? ErrorCode::invalid_model : ErrorCode::shape_mismatch,
+            what() + " is " + t.describe() + " but was " + scans[k][0].describe() +
+                " in iteration 0; \"It is an error if the dimensions or data type of these "
+                "scan_outputs change across loop iterations.\"");
+      scans[k].push_back(t);
+    }
   }
   std::vector<Value> result = std::move(carried);
   for (size_t k = 0; k < n_scan; ++k) {
@@ -652,9 +698,17 @@ const std::unordered_map<std::string, OpEntry>& op_table() {
         11,
         {},
         [](const KernelCall& c) {
+          // "(Optional) The data type of the tensors in the output sequence. The default type
+          //  is 'float'." The output's type constraint S limits it to the 15 types.
           const int64_t d = c.attr_int("dtype", 1);
-          return one(support::SequenceEmpty(
-              dtype_from_onnx(static_cast<int32_t>(d), c.label() + ": dtype")));
+          if (d < 0 || d > INT32_MAX || !is_supported(static_cast<DataType>(d)))
+            type_violation(*c.pn.signature, c.node.name(), "output 0 (output, attribute dtype)",
+                           "S",
+                           "seq(tensor(" +
+                               (d < 0 || d > INT32_MAX ? "type " + std::to_string(d)
+                                                       : dtype_name_any(static_cast<int32_t>(d))) +
+                               "))");
+          return one(support::SequenceEmpty(static_cast<DataType>(d)));
         }}},
       {"SequenceLength",
        {{11},
@@ -755,5 +809,14 @@ const std::unordered_map<std::string, OpEntry>& op_table() {
 }
 
 }  // namespace
+
+std::vector<std::pair<std::string, int64_t>> implemented_operator_versions() {
+  std::vector<std::pair<std::string, int64_t>> v;
+  for (const auto& [op, e] : op_table())
+    for (int64_t s : e.since)
+      if (s >= e.min_impl) v.emplace_back(op, s);
+  std::sort(v.begin(), v.end());
+  return v;
+}
 
 }  // namespace seqconf::interp

@@ -3,15 +3,23 @@
 // of reference/support. Models are validated once (opsets, operator versions, names,
 // topological order, subgraphs) by InterpretedModel::prepare, then run many times.
 //
-// Errors: a malformed model (cycle, dangling name, missing subgraph, duplicate output name)
-// is ErrorCode::invalid_model; an operator, domain or version the reference does not
-// implement is ErrorCode::not_supported naming op and version. Operator errors keep their
-// codes. Spec ambiguities met while running are recorded in the Context.
+// An empty name means "absent" wherever a node names an input or output (an omitted optional
+// input or output); a graph's own inputs, initializers and outputs must have names.
+//
+// Errors: a malformed model (cycle, dangling name, missing subgraph, duplicate output name,
+// a node with too many inputs) is ErrorCode::invalid_model; a required node input that is
+// missing or given as "" is ErrorCode::missing_input naming op, version and input index; an
+// operator, domain or version the reference does not implement is ErrorCode::not_supported
+// naming op and version. Every node's values are checked against its operator's type
+// constraints at the version it runs (type_constraints.h): a violation is
+// ErrorCode::invalid_model naming the constraint. Operator errors keep their codes. Spec
+// ambiguities met while running are recorded in the Context.
 #pragma once
 
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <onnx/onnx_pb.h>
@@ -92,6 +100,9 @@ std::map<std::string, int64_t> model_opsets(const onnx::ModelProto& model);
 
 // Every op_type a graph uses, subgraphs included.
 std::vector<std::string> ops_used(const onnx::GraphProto& graph);
+
+// Every (op, since_version) the interpreter runs, sorted: each has a row in the type table.
+std::vector<std::pair<std::string, int64_t>> implemented_operator_versions();
 
 // Adapts a value to a declared type where ONNX does so implicitly: a tensor or sequence bound
 // to an optional-typed graph input is wrapped in an optional.

@@ -78,22 +78,18 @@ TEST(Interpreter, LoopCarriesValuesAndStacksScanOutputs) {
 }
 
 TEST(Interpreter, LoopCarriesASequence) {
-  // Each iteration appends Unsqueeze(iter) (shape [1]): after M = 3, [[0], [1], [2]].
-  auto body =
-      graph("body",
-            {node("Identity", {"cond_in"}, {"cond_out"}), node("Unsqueeze", {"iter"}, {"u"}, {}),
-             node("SequenceInsert", {"seq_in", "u"}, {"seq_out"})},
-            {{"iter", tensor_type(I64)},
-             {"cond_in", tensor_type(DataType::bool_)},
-             {"seq_in", seq_type(I64)}},
-            {{"cond_out", tensor_type(DataType::bool_)}, {"seq_out", seq_type(I64)}});
-  // Unsqueeze-11 takes axes as an attribute.
-  onnx::AttributeProto axes;
-  axes.set_name("axes");
-  axes.set_type(onnx::AttributeProto::INTS);
-  axes.add_ints(0);
-  *body.mutable_node(1)->add_attribute() = axes;
-  auto m = model(12, graph("g",
+  // Loop-13 ("All Tensor and Sequence types"): each iteration appends Unsqueeze(iter, [0])
+  // (shape [1]); after M = 3, [[0], [1], [2]].
+  auto body = graph("body",
+                    {node("Identity", {"cond_in"}, {"cond_out"}),
+                     node("Constant", {}, {"axes"}, {tensor_attr("value", i64_vec({0}))}),
+                     node("Unsqueeze", {"iter", "axes"}, {"u"}),
+                     node("SequenceInsert", {"seq_in", "u"}, {"seq_out"})},
+                    {{"iter", tensor_type(I64)},
+                     {"cond_in", tensor_type(DataType::bool_)},
+                     {"seq_in", seq_type(I64)}},
+                    {{"cond_out", tensor_type(DataType::bool_)}, {"seq_out", seq_type(I64)}});
+  auto m = model(13, graph("g",
                            {node("SequenceEmpty", {}, {"empty"}, {int_attr("dtype", 7)}),
                             node("Loop", {"M", "", "empty"}, {"seq"}, {graph_attr("body", body)})},
                            {{"M", tensor_type(I64)}}, {{"seq", seq_type(I64)}}));

@@ -1,0 +1,476 @@
+#include "reference/interpreter/type_constraints.h"
+
+#include <algorithm>
+#include <climits>
+
+namespace seqconf::interp {
+
+namespace {
+
+constexpr ElemTypeSet bit(DataType d) { return ElemTypeSet{1} << static_cast<int>(d); }
+
+constexpr ElemTypeSet all_types() {
+  ElemTypeSet s = 0;
+  for (DataType d : kAllDataTypes) s |= bit(d);
+  return s;
+}
+
+constexpr ElemTypeSet kAll = all_types();
+constexpr ElemTypeSet kBool = bit(DataType::bool_);
+constexpr ElemTypeSet kInt64 = bit(DataType::int64);
+constexpr ElemTypeSet kInt32Int64 = bit(DataType::int32) | bit(DataType::int64);
+constexpr ElemTypeSet kFloats =
+    bit(DataType::float16) | bit(DataType::float32) | bit(DataType::float64);
+// Add-7/13 "high-precision numeric tensors".
+constexpr ElemTypeSet kHighPrecision = kFloats | bit(DataType::int32) | bit(DataType::int64) |
+                                       bit(DataType::uint32) | bit(DataType::uint64);
+// Add-14 "all numeric tensors".
+constexpr ElemTypeSet kNumeric = kHighPrecision | bit(DataType::int8) | bit(DataType::int16) |
+                                 bit(DataType::uint8) | bit(DataType::uint16);
+
+constexpr uint8_t kTensorOrSequence = kTensor | kSequence;
+constexpr uint8_t kOptionals = kOptionalTensor | kOptionalSequence;
+constexpr uint8_t kAnyKind = kTensorOrSequence | kOptionals;
+
+using F = FormalParameter;
+
+F in(std::string_view name, std::string_view type) { return {name, type}; }
+F opt(std::string_view name, std::string_view type) { return {name, type, F::optional}; }
+F variadic(std::string_view name, std::string_view type, bool homogeneous, int min_arity) {
+  return {name, type, F::variadic, homogeneous, min_arity};
+}
+
+// Sentences shared by several rows.
+constexpr std::string_view kAllTensorTypes =
+    "Constrain input and output types to all tensor types.";
+constexpr std::string_view kPosition =
+    "Constrain position to integral tensor. It must be a scalar(tensor of empty shape).";
+constexpr std::string_view kOptionalIn =
+    "Constrain input type to optional tensor and optional sequence types.";
+
+std::vector<OperatorSignature> build_table() {
+  std::vector<OperatorSignature> t;
+  // ---- the five operators under test: reference/ops checks their types ----
+  t.push_back({"SequenceAt",
+               11,
+               {in("input_sequence", "S"), in("position", "I")},
+               {in("tensor", "T")},
+               {{"S", "Constrain to any tensor type.", kSequence, kAll},
+                {"T", "Constrain to any tensor type.", kTensor, kAll},
+                {"I", kPosition, kTensor, kInt32Int64}},
+               true});
+  t.push_back({"SequenceErase",
+               11,
+               {in("input_sequence", "S"), opt("position", "I")},
+               {in("output_sequence", "S")},
+               {{"S", "Constrain to any tensor type.", kSequence, kAll},
+                {"I", kPosition, kTensor, kInt32Int64}},
+               true});
+  t.push_back({"SequenceInsert",
+               11,
+               {in("input_sequence", "S"), in("tensor", "T"), opt("position", "I")},
+               {in("output_sequence", "S")},
+               {{"T", "Constrain to any tensor type.", kTensor, kAll},
+                {"S", "Constrain to any tensor type.", kSequence, kAll},
+                {"I", kPosition, kTensor, kInt32Int64}},
+               true});
+  for (int64_t v : {11, 24})
+    t.push_back({"SplitToSequence",
+                 v,
+                 {in("input", "T"), opt("split", "I")},
+                 {in("output_sequence", "S")},
+                 {{"T", "Constrain input types to all tensor types.", kTensor, kAll},
+                  {"I", "Constrain split size to integral tensor.", kTensor, kInt32Int64},
+                  {"S", "Constrain output types to all tensor types.", kSequence, kAll}},
+                 true});
+  t.push_back({"SequenceMap",
+               17,
+               {in("input_sequence", "S"), variadic("additional_inputs", "V", false, 0)},
+               {variadic("out_sequence", "S", false, 1)},
+               {{"S", "Constrain input types to any sequence type.", kSequence, kAll},
+                {"V", "Constrain to any tensor or sequence type.", kTensorOrSequence, kAll}},
+               true});
+
+  // ---- supporting operators ----
+  t.push_back({"SequenceConstruct",
+               11,
+               {variadic("inputs", "T", true, 1)},
+               {in("output_sequence", "S")},
+               {{"T", "Constrain input types to any tensor type.", kTensor, kAll},
+                {"S", "Constrain output types to any tensor type.", kSequence, kAll}}});
+  t.push_back({"SequenceEmpty",
+               11,
+               {},
+               {in("output", "S")},
+               {{"S", "Constrain output types to any tensor type.", kSequence, kAll}}});
+  t.push_back(
+      {"SequenceLength",
+       11,
+       {in("input_sequence", "S")},
+       {in("length", "I")},
+       {{"S", "Constrain to any tensor type.", kSequence, kAll},
+        {"I", "Constrain output to integral tensor. It must be a scalar(tensor of empty shape).",
+         kTensor, kInt64}}});
+  t.push_back({"ConcatFromSequence",
+               11,
+               {in("input_sequence", "S")},
+               {in("concat_result", "T")},
+               {{"S", "Constrain input types to any tensor type.", kSequence, kAll},
+                {"T", "Constrain output types to any tensor type.", kTensor, kAll}}});
+  for (int64_t v : {1, 13})
+    t.push_back({"Identity",
+                 v,
+                 {in("input", "T")},
+                 {in("output", "T")},
+                 {{"T", kAllTensorTypes, kTensor, kAll}}});
+  t.push_back({"Identity",
+               14,
+               {in("input", "V")},
+               {in("output", "V")},
+               {{"V", "Constrain input and output types to all tensor and sequence types.",
+                 kTensorOrSequence, kAll}}});
+  for (int64_t v : {16, 19, 21, 23, 24})
+    t.push_back(
+        {"Identity",
+         v,
+         {in("input", "V")},
+         {in("output", "V")},
+         {{"V", "Constrain input and output types to all tensor, sequence, and optional types.",
+           kAnyKind, kAll}}});
+  for (int64_t v : {7, 13})
+    t.push_back({"Add",
+                 v,
+                 {in("A", "T"), in("B", "T")},
+                 {in("C", "T")},
+                 {{"T", "Constrain input and output types to high-precision numeric tensors.",
+                   kTensor, kHighPrecision}}});
+  t.push_back(
+      {"Add",
+       14,
+       {in("A", "T"), in("B", "T")},
+       {in("C", "T")},
+       {{"T", "Constrain input and output types to all numeric tensors.", kTensor, kNumeric}}});
+  for (int64_t v : {1, 13, 15, 19, 21, 23, 24})
+    t.push_back({"Shape",
+                 v,
+                 {in("data", "T")},
+                 {in("shape", "T1")},
+                 {{"T", "Input tensor can be of arbitrary type.", kTensor, kAll},
+                  {"T1", "Constrain output to int64 tensor.", kTensor, kInt64}}});
+  t.push_back({"Constant",
+               1,
+               {},
+               {in("output", "T")},
+               {{"T", "Constrain input and output types to float tensors.", kTensor, kFloats}}});
+  for (int64_t v : {9, 11, 12, 13, 19, 21, 23, 24})
+    t.push_back({"Constant", v, {}, {in("output", "T")}, {{"T", kAllTensorTypes, kTensor, kAll}}});
+  for (int64_t v : {10, 11, 13})
+    t.push_back({"Slice",
+                 v,
+                 {in("data", "T"), in("starts", "Tind"), in("ends", "Tind"), opt("axes", "Tind"),
+                  opt("steps", "Tind")},
+                 {in("output", "T")},
+                 {{"T", kAllTensorTypes, kTensor, kAll},
+                  {"Tind", "Constrain indices to integer types", kTensor, kInt32Int64}}});
+  for (int64_t v : {1, 11})
+    t.push_back({"Unsqueeze",
+                 v,
+                 {in("data", "T")},
+                 {in("expanded", "T")},
+                 {{"T", kAllTensorTypes, kTensor, kAll}}});
+  for (auto [v, text] : std::vector<std::pair<int64_t, std::string_view>>{
+           {13, kAllTensorTypes},
+           {21, "Constrain input and output types to all tensor types up to IRv10."},
+           {23, "Constrain input and output types to all tensor types up to IRv11."},
+           {24, "Constrain input and output types to all tensor types up to IRv12."}})
+    t.push_back({"Unsqueeze",
+                 v,
+                 {in("data", "T"), in("axes", "tensor(int64)")},
+                 {in("expanded", "T")},
+                 {{"T", text, kTensor, kAll}, {"tensor(int64)", "", kTensor, kInt64}}});
+  t.push_back({"Not",
+               1,
+               {in("X", "T")},
+               {in("Y", "T")},
+               {{"T", "Constrain input/output to boolean tensors.", kTensor, kBool}}});
+  t.push_back(
+      {"Optional",
+       15,
+       {opt("input", "V")},
+       {in("output", "O")},
+       {{"V", "Constrain input type to all tensor and sequence types.", kTensorOrSequence, kAll},
+        {"O", "Constrain output type to all optional tensor or optional sequence types.",
+         kOptionals, kAll}}});
+  // Version 18 extends O to tensors and sequences, keeping the sentence; OptionalHasElement's
+  // input becomes optional.
+  for (int64_t v : {15, 18}) {
+    const uint8_t o_kinds = v == 15 ? kOptionals : kAnyKind;
+    t.push_back({"OptionalHasElement",
+                 v,
+                 {v == 15 ? in("input", "O") : opt("input", "O")},
+                 {in("output", "B")},
+                 {{"O", kOptionalIn, o_kinds, kAll},
+                  {"B", "Constrain output to a boolean tensor.", kTensor, kBool}}});
+    t.push_back({"OptionalGetElement",
+                 v,
+                 {in("input", "O")},
+                 {in("output", "V")},
+                 {{"O", kOptionalIn, o_kinds, kAll},
+                  {"V", "Constrain output type to all tensor or sequence types.", kTensorOrSequence,
+                   kAll}}});
+  }
+
+  // ---- control flow: V is heterogeneous, each value checked on its own ----
+  struct Flow {
+    int64_t since;
+    std::string_view v_text;
+    uint8_t v_kinds;
+  };
+  const std::vector<Flow> flow = {
+      {1, "All Tensor types", kTensor},
+      {11, "All Tensor types", kTensor},
+      {13, "All Tensor and Sequence types", kTensorOrSequence},
+      {16, "All Tensor, Sequence(Tensor), Optional(Tensor), and Optional(Sequence(Tensor)) types",
+       kAnyKind},
+      {19,
+       "All Tensor, Sequence(Tensor), Optional(Tensor), and Optional(Sequence(Tensor)) types up "
+       "to IRv9.",
+       kAnyKind},
+      {21,
+       "All Tensor, Sequence(Tensor), Optional(Tensor), and Optional(Sequence(Tensor)) types up "
+       "to IRv10.",
+       kAnyKind},
+      {23,
+       "All Tensor, Sequence(Tensor), Optional(Tensor), and Optional(Sequence(Tensor)) types up "
+       "to IRv11.",
+       kAnyKind},
+      {24,
+       "All Tensor, Sequence(Tensor), Optional(Tensor), and Optional(Sequence(Tensor)) types up "
+       "to IRv11.",
+       kAnyKind},
+  };
+  for (const Flow& f : flow) {
+    // Loop-1 needs at least one loop-carried value; from Loop-11 none is needed.
+    t.push_back(
+        {"Loop",
+         f.since,
+         {opt("M", "I"), opt("cond", "B"), variadic("v_initial", "V", false, f.since == 1 ? 1 : 0)},
+         {variadic("v_final_and_scan_outputs", "V", false, 1)},
+         {{"V", f.v_text, f.v_kinds, kAll},
+          {"I", "tensor of int64, which should be a scalar.", kTensor, kInt64},
+          {"B", "tensor of bool, which should be a scalar.", kTensor, kBool}}});
+    t.push_back({"If",
+                 f.since,
+                 {in("cond", "B")},
+                 {variadic("outputs", "V", false, 1)},
+                 {{"V", f.v_text, f.v_kinds, kAll}, {"B", "Only bool", kTensor, kBool}}});
+  }
+  std::stable_sort(t.begin(), t.end(), [](const OperatorSignature& a, const OperatorSignature& b) {
+    return a.op != b.op ? a.op < b.op : a.since_version < b.since_version;
+  });
+  return t;
+}
+
+uint8_t kind_of(const Value& v) {
+  if (v.is_tensor()) return kTensor;
+  if (v.is_sequence()) return kSequence;
+  return v.optional().holds_sequence ? kOptionalSequence : kOptionalTensor;
+}
+
+DataType elem_type_of(const Value& v) {
+  if (v.is_tensor()) return v.tensor().dtype();
+  if (v.is_sequence()) return v.sequence().elem_type();
+  return v.optional().elem_type;
+}
+
+std::string kind_text(uint8_t kind, std::string_view elem) {
+  const std::string e(elem);
+  switch (kind) {
+    case kTensor:
+      return "tensor(" + e + ")";
+    case kSequence:
+      return "seq(tensor(" + e + "))";
+    case kOptionalTensor:
+      return "optional(tensor(" + e + "))";
+    default:
+      return "optional(seq(tensor(" + e + ")))";
+  }
+}
+
+std::string label_of(const OperatorSignature& sig, std::string_view node_name) {
+  return std::string(sig.op) + "-" + std::to_string(sig.since_version) +
+         (node_name.empty() ? std::string() : " '" + std::string(node_name) + "'");
+}
+
+std::string formal_text(const char* side, size_t i, std::string_view name) {
+  return std::string(side) + " " + std::to_string(i) + " (" + std::string(name) + ")";
+}
+
+// One value against its formal parameter: allowed set, then binding. Strings are built only
+// for a violation.
+void check_value(const OperatorSignature& sig, std::string_view node_name, const char* side,
+                 size_t i, const FormalParameter& f, const Value& v, TypeBindings& bindings) {
+  const TypeConstraint& c = sig.constraint(f.type);
+  const uint8_t kind = kind_of(v);
+  const DataType elem = elem_type_of(v);
+  if (!(kind & c.kinds) || !(bit(elem) & c.elem_types))
+    type_violation(sig, node_name, formal_text(side, i, f.name), f.type, type_text(v));
+  if (f.option == F::variadic && !f.homogeneous) return;
+  const TypeBindings::Bound* b = bindings.find(f.type);
+  if (!b) {
+    bindings.bind({f.type, kind, elem, side, i, f.name});
+    return;
+  }
+  if (b->kind != kind || b->elem_type != elem)
+    throw Error(ErrorCode::invalid_model,
+                label_of(sig, node_name) + ": " + formal_text(side, i, f.name) + " is " +
+                    type_text(v) + " but " + formal_text(b->side, b->index, b->formal) + " is " +
+                    kind_text(b->kind, dtype_name(b->elem_type)) + "; type constraint " +
+                    std::string(f.type) + " (\"" + std::string(c.description) +
+                    "\") binds both to one type");
+}
+
+}  // namespace
+
+const TypeConstraint& OperatorSignature::constraint(std::string_view param) const {
+  for (const auto& c : constraints)
+    if (c.param == param) return c;
+  throw Error(ErrorCode::not_supported, std::string(op) + "-" + std::to_string(since_version) +
+                                            ": the type table has no constraint " +
+                                            std::string(param));
+}
+
+namespace {
+const FormalParameter* formal_at(const std::vector<FormalParameter>& formals, size_t i) {
+  if (i < formals.size()) return &formals[i];
+  if (!formals.empty() && formals.back().option == F::variadic) return &formals.back();
+  return nullptr;
+}
+size_t max_count(const std::vector<FormalParameter>& formals) {
+  if (!formals.empty() && formals.back().option == F::variadic) return SIZE_MAX;
+  return formals.size();
+}
+}  // namespace
+
+const FormalParameter* OperatorSignature::input_formal(size_t i) const {
+  return formal_at(inputs, i);
+}
+const FormalParameter* OperatorSignature::output_formal(size_t i) const {
+  return formal_at(outputs, i);
+}
+size_t OperatorSignature::max_inputs() const { return max_count(inputs); }
+size_t OperatorSignature::max_outputs() const { return max_count(outputs); }
+
+const std::vector<OperatorSignature>& operator_signatures() {
+  static const std::vector<OperatorSignature> table = build_table();
+  return table;
+}
+
+const OperatorSignature* find_signature(std::string_view op, int64_t since_version) {
+  for (const auto& s : operator_signatures())
+    if (s.op == op && s.since_version == since_version) return &s;
+  return nullptr;
+}
+
+std::string type_text(const Value& v) { return kind_text(kind_of(v), dtype_name(elem_type_of(v))); }
+
+std::string allowed_text(const TypeConstraint& c) {
+  std::string elems;
+  if (c.elem_types == kAll) {
+    elems = "all 15 types";
+  } else {
+    for (DataType d : kAllDataTypes)
+      if (c.elem_types & bit(d)) elems += (elems.empty() ? "" : "|") + std::string(dtype_name(d));
+  }
+  std::string out;
+  for (uint8_t k : {kTensor, kSequence, kOptionalTensor, kOptionalSequence})
+    if (c.kinds & k) out += (out.empty() ? "" : ", ") + kind_text(k, elems);
+  return out;
+}
+
+void type_violation(const OperatorSignature& sig, std::string_view node_name,
+                    const std::string& where, std::string_view param, const std::string& got) {
+  const TypeConstraint& c = sig.constraint(param);
+  const std::string rule = c.description.empty()
+                               ? "its type is " + std::string(c.param)
+                               : "type constraint " + std::string(c.param) + " (\"" +
+                                     std::string(c.description) + "\") allows " + allowed_text(c);
+  throw Error(ErrorCode::invalid_model,
+              label_of(sig, node_name) + ": " + where + " is " + got + ", but " + rule);
+}
+
+void check_node_arity(const OperatorSignature& sig, const std::vector<std::string>& inputs,
+                      size_t output_count, const std::string& label) {
+  const std::string name = std::string(sig.op) + "-" + std::to_string(sig.since_version);
+  if (inputs.size() > sig.max_inputs())
+    throw Error(ErrorCode::invalid_model, label + ": the node has " +
+                                              std::to_string(inputs.size()) + " inputs; " + name +
+                                              " takes at most " + std::to_string(sig.max_inputs()));
+  if (output_count > sig.max_outputs())
+    throw Error(ErrorCode::invalid_model, label + ": the node has " + std::to_string(output_count) +
+                                              " outputs; " + name + " has at most " +
+                                              std::to_string(sig.max_outputs()));
+  size_t min_outputs = 0;
+  for (const auto& f : sig.outputs)
+    min_outputs += f.option == F::single ? 1 : f.option == F::variadic ? f.min_arity : 0;
+  if (output_count < min_outputs)
+    throw Error(ErrorCode::invalid_model, label + ": the node has " + std::to_string(output_count) +
+                                              " outputs; " + name + " has at least " +
+                                              std::to_string(min_outputs));
+  // An empty input name means the input is absent; every value of a variadic input is required.
+  for (size_t i = 0; i < sig.inputs.size(); ++i) {
+    const FormalParameter& f = sig.inputs[i];
+    if (f.option == F::optional) continue;
+    if (f.option == F::variadic) {
+      const size_t given = inputs.size() > i ? inputs.size() - i : 0;
+      if (given < static_cast<size_t>(f.min_arity))
+        throw Error(ErrorCode::missing_input,
+                    label + ": " + name + " input " + std::to_string(i) + " (" +
+                        std::string(f.name) + ", variadic) needs at least " +
+                        std::to_string(f.min_arity) + " value(s), the node gives " +
+                        std::to_string(given));
+      for (size_t j = i; j < inputs.size(); ++j)
+        if (inputs[j].empty())
+          throw Error(ErrorCode::missing_input,
+                      label + ": " + name + " input " + std::to_string(j) + " (" +
+                          std::string(f.name) +
+                          ", variadic) is the empty name \"\", which means absent; every value "
+                          "of a variadic input is required");
+      continue;
+    }
+    if (i >= inputs.size())
+      throw Error(ErrorCode::missing_input, label + ": " + name + " input " + std::to_string(i) +
+                                                " (" + std::string(f.name) +
+                                                ") is required but the node has only " +
+                                                std::to_string(inputs.size()) + " input(s)");
+    if (inputs[i].empty())
+      throw Error(ErrorCode::missing_input,
+                  label + ": " + name + " input " + std::to_string(i) + " (" + std::string(f.name) +
+                      ") is required but is the empty name \"\", which means absent");
+  }
+}
+
+const TypeBindings::Bound* TypeBindings::find(std::string_view param) const {
+  for (const auto& b : bound_)
+    if (b.param == param) return &b;
+  return nullptr;
+}
+
+void check_input_types(const OperatorSignature& sig, std::string_view node_name,
+                       const std::vector<std::optional<Value>>& inputs, TypeBindings& bindings) {
+  if (sig.checked_by_operator) return;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const FormalParameter* f = sig.input_formal(i);
+    if (f && inputs[i]) check_value(sig, node_name, "input", i, *f, *inputs[i], bindings);
+  }
+}
+
+void check_output_types(const OperatorSignature& sig, std::string_view node_name,
+                        const std::vector<Value>& outputs, TypeBindings& bindings) {
+  if (sig.checked_by_operator) return;
+  for (size_t i = 0; i < outputs.size(); ++i)
+    if (const FormalParameter* f = sig.output_formal(i))
+      check_value(sig, node_name, "output", i, *f, outputs[i], bindings);
+}
+
+}  // namespace seqconf::interp
