@@ -406,7 +406,8 @@ int main(int argc, char** argv) {
     }
   }
   // The harness as `seqconf run` runs it by default: ONNX Runtime in an isolated worker, and the
-  // static checks in their sandbox (the Harness/*/<runtime> rows run them in this process).
+  // static checks in their sandbox, in every row (in this process, ONNX 1.12's shape inference
+  // would kill the benchmark on the corpus's constant zero split).
   std::vector<Named> harness_runtimes;
   for (Named& r : runtimes)
     if (r.name == "onnxruntime")
@@ -424,10 +425,14 @@ int main(int argc, char** argv) {
     }
   for (const auto& [source, cases] : sources)
     for (Named& r : runtimes) {
+      // In this process ONNX Runtime 1.30 dies on the corpus (SIGSEGV on an empty constant
+      // position, SIGFPE on a constant zero split): the corpus runs it isolated only.
+      if (source == "corpus" && r.name != "reference") continue;
       Runtime* rt = r.runtime.get();
       const std::vector<Case>* cs = &cases;
-      benchmark::RegisterBenchmark(("Harness/" + source + "/" + r.name).c_str(),
-                                   [cs, rt](benchmark::State& s) { run_harness(s, *cs, *rt); })
+      benchmark::RegisterBenchmark(
+          ("Harness/" + source + "/" + r.name).c_str(),
+          [cs, rt](benchmark::State& s) { run_harness(s, *cs, *rt, &sandbox); })
           ->Unit(benchmark::kMillisecond);
     }
 

@@ -13,11 +13,16 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <condition_variable>
 #include <cstring>
+#include <deque>
+#include <functional>
+#include <future>
 #include <map>
 #include <mutex>
 #include <optional>
 #include <string>
+#include <thread>
 
 #include "reference/error.h"
 #include "reference/proto.h"
@@ -42,6 +47,43 @@ std::string FieldReader::get() {
 }
 
 namespace {
+
+// Runs f on a thread that lives as long as the process. A worker's parent-death signal fires
+// when the thread that forked it ends, not the process: forked from a short-lived thread (the
+// static checks run beside each case on a thread of their own), the worker would be killed as
+// soon as that thread returned, and every later request would pay for a new fork.
+template <class F>
+auto on_spawner_thread(F f) -> decltype(f()) {
+  // Never destroyed: the thread waits on them until the process ends (destroying a condition
+  // variable with a waiter blocks exit).
+  struct Spawner {
+    std::mutex mu;
+    std::condition_variable cv;
+    std::deque<std::function<void()>> jobs;
+  };
+  static Spawner* const spawner = [] {
+    auto* s = new Spawner;
+    std::thread([s] {
+      for (;;) {
+        std::unique_lock<std::mutex> lock(s->mu);
+        s->cv.wait(lock, [s] { return !s->jobs.empty(); });
+        std::function<void()> job = std::move(s->jobs.front());
+        s->jobs.pop_front();
+        lock.unlock();
+        job();
+      }
+    }).detach();
+    return s;
+  }();
+  std::packaged_task<decltype(f())()> task(std::move(f));
+  auto result = task.get_future();
+  {
+    std::lock_guard<std::mutex> lock(spawner->mu);
+    spawner->jobs.emplace_back([&task] { task(); });
+  }
+  spawner->cv.notify_one();
+  return result.get();
+}
 
 // Messages are frames: a uint64 length, then the payload. A payload is a list of
 // length-prefixed fields. Values travel as their ONNX proto (TensorProto, SequenceProto or
@@ -311,6 +353,10 @@ class ForkedWorker::Process {
 
  private:
   bool spawn(std::string* why) {
+    return on_spawner_thread([&] { return spawn_here(why); });
+  }
+
+  bool spawn_here(std::string* why) {
     int fds[2], err[2];
     if (::socketpair(AF_UNIX, SOCK_STREAM, 0, fds) != 0) {
       *why = "socketpair: " + std::string(std::strerror(errno));
@@ -333,7 +379,8 @@ class ForkedWorker::Process {
       // The worker: its own process group, so a timeout also ends what it started. Its stderr
       // goes to the parent, which quotes the end of it when the worker dies.
       ::setpgid(0, 0);
-      // It ends with the thread that forked it, even when that process is killed with SIGKILL.
+      // It ends with the thread that forked it (the spawner thread, which lives as long as the
+      // process), even when that process is killed with SIGKILL.
       ::prctl(PR_SET_PDEATHSIG, SIGKILL);
       if (::getppid() != parent) ::_exit(0);
       ::close(fds[0]);

@@ -229,6 +229,22 @@ TEST(Isolated, ModelsPreparedBeforeACrashRunInTheNewWorker) {
 }
 
 // A crash message quotes the last line the worker wrote to stderr (the runtime's own words).
+// A worker first asked for by a thread that then ends (the static checks run beside each case on
+// a thread of their own) serves the next request from another thread: the worker's parent-death
+// signal is tied to the thread that forked it, which must outlive the requests.
+TEST(ForkedWorker, OutlivesTheThreadThatFirstCalledIt) {
+  ForkedWorker worker([](const std::string& r) { return std::optional<std::string>(r); }, {});
+  ForkedWorker::Answer first;
+  std::thread([&] { first = worker.call("echo", "one"); }).join();
+  ASSERT_TRUE(first.ok) << first.error.message;
+  const uint64_t generation = worker.generation();
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  const ForkedWorker::Answer second = worker.call("echo", "two");
+  ASSERT_TRUE(second.ok) << second.error.message;
+  EXPECT_EQ(second.bytes, "two");
+  EXPECT_EQ(worker.generation(), generation) << "the worker was forked anew";
+}
+
 TEST(Isolated, CrashMessageQuotesTheLastLineOnStderr) {
   auto rt = make_isolated_runtime(std::make_shared<ByNameRuntime>(), {5000});
   RunError error;
