@@ -71,6 +71,7 @@ CaseJson parse_case_json(const std::string& text) {
       c.tolerance.atol = j.at("tolerance").value("atol", c.tolerance.atol);
     }
     c.spec = j.value("spec", std::string());
+    if (j.contains("clauses")) c.clauses = j.at("clauses").get<std::vector<std::string>>();
     c.clarity = j.value("clarity", std::string());
     c.ambiguity = j.value("ambiguity", std::string());
     if (j.contains("static")) {
@@ -100,6 +101,7 @@ std::string case_json_text(const CaseJson& c) {
   if (c.has_strict_expectation) j["strict_expectation"] = expectation_json(c.strict_expected_error);
   j["tolerance"] = ojson{{"rtol", c.tolerance.rtol}, {"atol", c.tolerance.atol}};
   j["spec"] = c.spec;
+  if (!c.clauses.empty()) j["clauses"] = c.clauses;
   j["clarity"] = c.clarity;
   if (!c.ambiguity.empty()) j["ambiguity"] = c.ambiguity;
   if (c.check_model_passes || c.shape_inference_passes) {

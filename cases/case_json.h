@@ -3,7 +3,8 @@
 //
 //   {"id", "op", "opset", "dtype",
 //    "expectation": {"kind": "outputs"} | {"kind": "error", "code": <ErrorCode name>},
-//    "strict_expectation" (ambiguous cases), "tolerance": {"rtol", "atol"}, "spec", "clarity",
+//    "strict_expectation" (ambiguous cases), "tolerance": {"rtol", "atol"}, "spec", "clauses"
+//    (ids of the spec clauses the sentences are, when known), "clarity",
 //    "ambiguity" (ambiguous cases), "static": {"check_model", "shape_inference"} ("pass" or
 //    "fail"), "params": {...}, "inputs": [names], "outputs": [names],
 //    then, for fuzz findings, "expected", "found": {...}, "reproduce"}
@@ -38,7 +39,8 @@ struct CaseJson {
   std::optional<std::string> strict_expected_error;
   Tolerance tolerance;
   std::string spec;
-  std::string clarity;  // "normative" | "ambiguous"
+  std::vector<std::string> clauses;  // the ids of the spec clauses (reference/spec_clauses.h)
+  std::string clarity;               // "normative" | "ambiguous"
   std::string ambiguity;
   // "static": whether onnx::checker and shape inference accept the model.
   std::optional<bool> check_model_passes, shape_inference_passes;

@@ -223,6 +223,13 @@ std::string spec_text(std::initializer_list<std::string_view> ids) {
   return out;
 }
 
+SpecPassage spec_passage(std::initializer_list<std::string_view> ids) {
+  SpecPassage p;
+  for (std::string_view id : ids) p.clauses.emplace_back(spec_clause(id).id);
+  p.text = spec_text(ids);
+  return p;
+}
+
 bool spec_clause_covers(const SpecClause& clause, std::string_view op) {
   for (std::string_view o : clause.operators)
     if (o == op) return true;

@@ -34,6 +34,14 @@ const SpecClause* find_spec_clause(std::string_view id);
 // consecutive sentences).
 std::string spec_text(std::initializer_list<std::string_view> ids);
 
+// What a case checks: clause ids and their sentences (spec_text of the ids).
+struct SpecPassage {
+  std::vector<std::string> clauses;
+  std::string text;
+  bool empty() const { return clauses.empty(); }
+};
+SpecPassage spec_passage(std::initializer_list<std::string_view> ids);
+
 // True when op is one of the clause's operators.
 bool spec_clause_covers(const SpecClause& clause, std::string_view op);
 

@@ -29,6 +29,7 @@
 #include "harness/static_checks.h"
 #include "reference/error.h"
 #include "reference/model_builder.h"
+#include "reference/spec_clauses.h"
 #include "reference/value.h"
 
 namespace seqconf::catalog {
@@ -69,7 +70,7 @@ struct CatalogCase {
   DataType dtype = DataType::float32;                                 // the element type under test
   std::vector<Param> params;                                          // ID components, in order
   nlohmann::ordered_json details = nlohmann::ordered_json::object();  // params not in the ID
-  std::string spec;  // the spec sentence the case checks
+  SpecPassage spec;  // the spec clauses the case checks, and their sentences
   bool ambiguous = false;
   std::string ambiguity;  // what is ambiguous and which policy gives the expectation
 

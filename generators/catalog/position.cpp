@@ -6,10 +6,10 @@ namespace seqconf::catalog::detail {
 
 namespace {
 
-const std::string kPositionNegative = spec_text({"position.negative"});
-const std::string kPositionOutOfBounds = spec_text({"position.out_of_bounds"});
-const std::string kPositionScalar = spec_text({"position.scalar"});
-const std::string kPositionIntegral = spec_text({"position.integral", "position.scalar"});
+const SpecPassage kPositionNegative = spec_passage({"position.negative"});
+const SpecPassage kPositionOutOfBounds = spec_passage({"position.out_of_bounds"});
+const SpecPassage kPositionScalar = spec_passage({"position.scalar"});
+const SpecPassage kPositionIntegral = spec_passage({"position.integral", "position.scalar"});
 
 // A position input that is not an integer scalar, for the representative element types.
 struct PositionInput {

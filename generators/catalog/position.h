@@ -34,8 +34,8 @@ struct PositionOperator {
   std::string op;
   IdKeys keys;
   bool accepts_n = false;  // accepted range [-n, n] (SequenceInsert) rather than [-n, n-1]
-  std::string spec_valid;  // a valid position inside the sequence
-  std::string spec_range;  // a valid position at the end of the range: "mid", "n-1", "n"
+  SpecPassage spec_valid;  // a valid position inside the sequence
+  SpecPassage spec_range;  // a valid position at the end of the range: "mid", "n-1", "n"
   // The output: a tensor named "tensor" (SequenceAt) or a sequence named "output_sequence".
   bool output_is_sequence = true;
   // The operator's inputs between input_sequence and position, with their ID keys and details
@@ -46,7 +46,7 @@ struct PositionOperator {
   // Without a position input: the index used in a sequence of n, and its clause (empty: the
   // input is required).
   std::function<int64_t(int64_t n)> default_index;
-  std::string spec_default;
+  SpecPassage spec_default;
   // The one-element 1-D position: its value and the note on the ambiguity.
   int64_t shape_one_position = 0;
   std::string shape_one_note;

@@ -13,8 +13,8 @@ PositionOperator sequence_at() {
   PositionOperator op;
   op.op = "SequenceAt";
   op.keys = {"position", "ptype", "pshape", "dtype", "n"};
-  op.spec_valid = spec_text({"SequenceAt.summary"});
-  op.spec_range = spec_text({"position.range"});
+  op.spec_valid = spec_passage({"SequenceAt.summary"});
+  op.spec_range = spec_passage({"position.range"});
   op.output_is_sequence = false;
   op.result = [](DataType dtype, const std::vector<KeyTensor>& elements, size_t index) {
     return Value(materialize(dtype, elements[index]));

@@ -18,14 +18,14 @@ PositionOperator sequence_erase() {
   PositionOperator op;
   op.op = "SequenceErase";
   op.keys = {"position", "ptype", "pshape", "dtype", "n"};
-  op.spec_valid = spec_text({"SequenceErase.summary"});
-  op.spec_range = spec_text({"position.range"});
+  op.spec_valid = spec_passage({"SequenceErase.summary"});
+  op.spec_range = spec_passage({"position.range"});
   op.result = [](DataType dtype, const std::vector<KeyTensor>& elements, size_t index) {
     return Value(materialize_sequence(dtype, without(elements, index)));
   };
   // The last tensor; none exists in an empty sequence.
   op.default_index = [](int64_t n) { return n - 1; };
-  op.spec_default = spec_text({"SequenceErase.position_default"});
+  op.spec_default = spec_passage({"SequenceErase.position_default"});
   op.shape_one_position = 0;
   op.shape_one_note = kShapeOneNote;
   return op;

@@ -33,8 +33,8 @@ PositionOperator sequence_insert() {
   op.op = kOp;
   op.keys = {"position", "ptype", "pshape", "tensor_dtype", "tensor", "dtype", "n"};
   op.accepts_n = true;
-  op.spec_valid = spec_text({"SequenceInsert.summary"});
-  op.spec_range = spec_text({"SequenceInsert.position_range"});
+  op.spec_valid = spec_passage({"SequenceInsert.summary"});
+  op.spec_range = spec_passage({"SequenceInsert.position_range"});
   op.add_inputs = [](CatalogCase& c) { add_tensor(c, materialize(c.dtype, kTensor)); };
   // Position p < 0 means p + n: the tensor lands before the element at p + n.
   op.result = [](DataType dtype, const std::vector<KeyTensor>& elements, size_t index) {
@@ -42,7 +42,7 @@ PositionOperator sequence_insert() {
   };
   // At the back.
   op.default_index = [](int64_t n) { return n; };
-  op.spec_default = spec_text({"SequenceInsert.position_default"});
+  op.spec_default = spec_passage({"SequenceInsert.position_default"});
   op.shape_one_position = 0;
   // ONNX's own test_sequence_insert_at_front uses exactly this: position [0] of shape [1].
   op.shape_one_note =
@@ -67,7 +67,7 @@ void add_sequence_insert_cases(std::vector<CatalogCase>& out) {
       CatalogCase c = position_start(op, dtype, elements);
       add_tensor(c, wrong);
       c = with_position(op, std::move(c), 5, "default", std::nullopt);
-      c.spec = spec_text({"SequenceInsert.same_type"});
+      c.spec = spec_passage({"SequenceInsert.same_type"});
       c.error = ErrorCode::element_type_mismatch;
       op.keys.add(out, std::move(c));
     }

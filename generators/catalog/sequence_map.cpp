@@ -19,12 +19,12 @@ namespace {
 
 const char* const kOp = "SequenceMap";
 const IdKeys kKeys = {"body", "inputs", "dtype", "n", "lengths"};
-const std::string kApplied = spec_text({"SequenceMap.per_sample"});
-const std::string kLength = spec_text({"SequenceMap.sample_count"});
-const std::string kSameSamples = spec_text({"SequenceMap.same_samples"});
-const std::string kTensors = spec_text({"SequenceMap.inputs"});
-const std::string kOrder = spec_text({"SequenceMap.order"});
-const std::string kBody = spec_text({"SequenceMap.body"});
+const SpecPassage kApplied = spec_passage({"SequenceMap.per_sample"});
+const SpecPassage kLength = spec_passage({"SequenceMap.sample_count"});
+const SpecPassage kSameSamples = spec_passage({"SequenceMap.same_samples"});
+const SpecPassage kTensors = spec_passage({"SequenceMap.inputs"});
+const SpecPassage kOrder = spec_passage({"SequenceMap.order"});
+const SpecPassage kBody = spec_passage({"SequenceMap.body"});
 
 // A body graph: inputs x0.. (one per node input, typed as one sample), output yj computed by
 // nodes[j] = (operator, input) with Identity or Shape; "outer" is a name of the enclosing graph.
@@ -35,8 +35,8 @@ struct Body {
   std::vector<std::pair<std::string, std::string>> nodes;
   bool tensor_input;                  // the node's last input is a tensor, not a sequence
   std::vector<Shape> further_shapes;  // elements of the further sequence inputs
-  std::string spec;
-  std::string spec_no_samples;  // for an empty first sequence
+  SpecPassage spec;
+  SpecPassage spec_no_samples;  // for an empty first sequence
 };
 
 const Body& body_named(const std::string& name) {

@@ -16,19 +16,16 @@ namespace {
 
 const char* const kOp = "SplitToSequence";
 const IdKeys kKeys = {"split", "stype", "axis", "keepdims", "shape", "dtype"};
-const std::string kKeepdims =
-    spec_text({"SplitToSequence.keepdims", "SplitToSequence.keepdims_default",
+const SpecPassage kKeepdims = spec_passage({"SplitToSequence.keepdims", "SplitToSequence.keepdims_default",
                "SplitToSequence.keepdims_ignored"});
-const std::string kScalar =
-    spec_text({"SplitToSequence.split_scalar", "SplitToSequence.split_scalar_last"});
-const std::string kIgnored = spec_text({"SplitToSequence.keepdims_ignored"});
-const std::string kList = spec_text({"SplitToSequence.split_list"});
-const std::string kSum = spec_text({"SplitToSequence.split_sum"});
-const std::string kAxis =
-    spec_text({"SplitToSequence.axis_negative", "SplitToSequence.axis_range"});
-const std::string kPositive = spec_text({"SplitToSequence.split_positive"});
-const std::string kShape = spec_text({"SplitToSequence.split_shape"});
-const std::string kIntegral = spec_text({"SplitToSequence.split_integral"});
+const SpecPassage kScalar = spec_passage({"SplitToSequence.split_scalar", "SplitToSequence.split_scalar_last"});
+const SpecPassage kIgnored = spec_passage({"SplitToSequence.keepdims_ignored"});
+const SpecPassage kList = spec_passage({"SplitToSequence.split_list"});
+const SpecPassage kSum = spec_passage({"SplitToSequence.split_sum"});
+const SpecPassage kAxis = spec_passage({"SplitToSequence.axis_negative", "SplitToSequence.axis_range"});
+const SpecPassage kPositive = spec_passage({"SplitToSequence.split_positive"});
+const SpecPassage kShape = spec_passage({"SplitToSequence.split_shape"});
+const SpecPassage kIntegral = spec_passage({"SplitToSequence.split_integral"});
 
 enum class SplitKind { absent, scalar, list, rank2 };
 
@@ -39,7 +36,7 @@ struct Config {
   SplitKind kind = SplitKind::absent;
   std::vector<int64_t> split;
   DataType stype = DataType::int64;
-  std::string spec;
+  SpecPassage spec;
   std::optional<ErrorCode> error;
   // Ambiguous cases state the strict policy's expectation (error code, or none = outputs).
   bool ambiguous = false;
@@ -59,7 +56,7 @@ const char* const kScalarZero =
     "axis, so both policies reject it (split_zero).";
 
 Config make(Shape shape, std::optional<int64_t> axis, std::optional<int64_t> keepdims,
-            SplitKind kind, std::vector<int64_t> split, DataType stype, const std::string& spec) {
+            SplitKind kind, std::vector<int64_t> split, DataType stype, const SpecPassage& spec) {
   Config k;
   k.shape = std::move(shape);
   k.axis = axis;
