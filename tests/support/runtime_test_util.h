@@ -1,5 +1,6 @@
 // Helpers for the runtime tests: the ONNX backend fixtures that use the sequence operators (read
-// with cases/case.h's loader), single-node models, ONNX Runtime loaded once.
+// with cases/case.h's loader), single-node models, ONNX Runtime loaded once, and the releases
+// the expectations files are written for (ONNX Runtime and onnxruntime-web 1.30.0).
 #pragma once
 
 #include <gtest/gtest.h>
@@ -16,6 +17,7 @@
 #include "reference/proto.h"
 #include "reference/value.h"
 #include "runtimes/onnxruntime.h"
+#include "runtimes/process.h"
 #include "runtimes/runtime.h"
 #include "tests/support/interpreter_model_util.h"
 
@@ -114,6 +116,32 @@ inline std::unique_ptr<Runtime> ort_1_30(std::string* why) {
     return nullptr;
   }
   return rt;
+}
+
+// The command that starts onnxruntime-web 1.30.0, the release expectations/onnxruntime-web.json
+// is written for, through the shipped adapter; empty with the reason in *why when node, the
+// adapter or the package is missing (SEQCONF_ORT_WEB selects another package), the adapter does
+// not start, or it is another release.
+inline std::string onnxruntime_web_1_30_command(std::string* why) {
+  std::string reason;
+  const std::string command = onnxruntime_web_command(&reason);
+  if (command.empty()) {
+    *why = "onnxruntime-web unavailable: " + reason;
+    return {};
+  }
+  std::string version;
+  try {
+    version = make_process_runtime(command)->version();
+  } catch (const std::exception& e) {
+    *why = std::string("onnxruntime-web unavailable: ") + e.what();
+    return {};
+  }
+  if (version != "1.30.0") {
+    *why = "expectations/onnxruntime-web.json is written for onnxruntime-web 1.30.0, this is " +
+           version;
+    return {};
+  }
+  return command;
 }
 
 }  // namespace seqconf::testing
