@@ -36,16 +36,6 @@ blockquote{margin:.2em 0;padding:.2em .7em;border-left:3px solid #9ab;background
 std::string e(std::string_view s) { return html_escape(s); }
 std::string num(int n) { return std::to_string(n); }
 
-std::string status_tag(Status s) {
-  const std::string k(status_key(s));
-  return "<span class=\"tag s-" + k + "\">" + k + "</span>";
-}
-
-std::string page_head(const std::string& title) {
-  return "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>" +
-         e(title) + "</title>\n<style>" + kStyle + "</style>\n</head>\n<body>\n";
-}
-
 void summary_table(std::ostringstream& h, const Summary& s) {
   h << "<table class=\"summary\"><tr>";
   const std::pair<const char*, int> cols[] = {{"total", s.total},
@@ -115,7 +105,7 @@ void matrix_legend(std::ostringstream& h) {
   h << "<p>Cell: passed/total, coloured by the worst status in it: ";
   for (Status s : {Status::crash, Status::fail, Status::timeout, Status::error,
                    Status::not_supported, Status::pass, Status::skipped})
-    h << status_tag(s);
+    h << html_status_tag(s);
   h << "</p>\n";
 }
 
@@ -134,7 +124,7 @@ void case_details(std::ostringstream& h, const Report& r, const CaseRecord& c) {
   const std::string verdict(verdict_key(c.verdict));
   h << "<details class=\"case\" data-case-id=\"" << e(o.case_id) << "\" data-status=\""
     << status_key(o.status) << "\" data-verdict=\"" << verdict << "\"><summary>"
-    << status_tag(o.status) << "<code>" << e(o.case_id) << "</code>";
+    << html_status_tag(o.status) << "<code>" << e(o.case_id) << "</code>";
   if (o.reason != Reason::none) h << " &mdash; " << e(reason_name(o.reason));
   h << "</summary>\n<dl>";
   const auto row = [&](const char* k, const std::string& v, bool pre = false) {
@@ -208,6 +198,16 @@ void index_matrix_table(std::ostringstream& h, const std::vector<IndexEntry>& en
 
 }  // namespace
 
+std::string html_status_tag(Status s) {
+  const std::string k(status_key(s));
+  return "<span class=\"tag s-" + k + "\">" + k + "</span>";
+}
+
+std::string html_page_head(const std::string& title) {
+  return "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>" +
+         e(title) + "</title>\n<style>" + kStyle + "</style>\n</head>\n<body>\n";
+}
+
 std::string reproduce_command(const Report& r, const CaseRecord& c) {
   const auto& opts = r.info.options;
   const auto text = [&](const char* key) {
@@ -232,7 +232,7 @@ std::string report_to_html(const Report& r) {
   const RunInfo& i = r.info;
   const Summary& s = r.summary;
   std::ostringstream h;
-  h << page_head("seqconf: " + i.runtime_name + " " + i.runtime_version);
+  h << html_page_head("seqconf: " + i.runtime_name + " " + i.runtime_version);
   h << "<h1>seqconf conformance report: " << e(i.runtime_name) << " " << e(i.runtime_version)
     << "</h1>\n";
   if (!i.complete)
@@ -320,7 +320,7 @@ std::string report_to_html(const Report& r) {
 
 std::string index_to_html(const std::vector<IndexEntry>& entries) {
   std::ostringstream h;
-  h << page_head("seqconf: runtimes compared");
+  h << html_page_head("seqconf: runtimes compared");
   h << "<h1>seqconf: runtimes compared</h1>\n";
 
   h << "<h2>Summary</h2>\n<table class=\"index-summary\"><tr><th>runtime</th><th>version</th>"

@@ -22,6 +22,12 @@ struct IndexEntry {
 };
 std::string index_to_html(const std::vector<IndexEntry>& entries);
 
+// The parts of these pages that other pages in the same look share (seqconf diff's page):
+// the document up to and including <body> (with the shared style sheet), and a status badge
+// coloured like the matrices.
+std::string html_page_head(const std::string& title);
+std::string html_status_tag(Status s);
+
 // The command that reruns one case: build/seqconf run --runtime R [--source S --corpus C
 // --strict, as the run used them] --filter '<id>'.
 std::string reproduce_command(const Report& report, const CaseRecord& c);

@@ -1,10 +1,12 @@
 // Writes one report of every kind the suite produces from synthetic outcomes, for the schema
 // and browser tests: normal, with expectations, merged from two shards, interrupted; each as
-// JSON, JUnit XML and HTML, plus an index page comparing two runtimes.
+// JSON, JUnit XML and HTML, plus an index page comparing two runtimes and the JSON and HTML of
+// seqconf diff between two runs (diff.json, diff.html).
 //   report_samples OUT_DIR
 #include <iostream>
 
 #include "reference/spec_clauses.h"
+#include "reports/diff.h"
 #include "reports/html_report.h"
 #include "reports/json_report.h"
 #include "reports/junit_report.h"
@@ -73,6 +75,14 @@ int main(int argc, char** argv) {
   write_file_atomic(dir / "index.html",
                     index_to_html({{make_report(info, outcomes, nullptr), "normal.html", ""},
                                    {make_report(other, ort, nullptr), "", ""}}));
+  RunInfo before = other, after = other;
+  before.runtime_version = "1.17.0";
+  after.runtime_version = "1.17.3";
+  const ReportDiff diff = diff_reports(make_report(before, testing::diff_base_outcomes(), nullptr),
+                                       make_report(after, testing::diff_new_outcomes(), nullptr),
+                                       "base.json", "new.json");
+  write_file_atomic(dir / "diff.json", diff_to_json(diff).dump(1) + "\n");
+  write_file_atomic(dir / "diff.html", diff_to_html(diff));
   std::cout << "wrote samples to " << dir.string() << "\n";
   return 0;
 }

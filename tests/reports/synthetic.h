@@ -75,4 +75,58 @@ inline std::vector<Outcome> synthetic_outcomes() {
   return v;
 }
 
+// A base and a new run for seqconf diff: the 10 synthetic outcomes plus
+// corpus.SequenceAt.bool.pos_neg_1 (SequenceAt, loop_body, pass) as base, and a new run that
+// departs from it as follows (the expected categories, by hand):
+//   regressed   SequenceAt.float.pos_0        inputs     pass -> fail/value_mismatch
+//               SequenceAt.string.pos_0       loop_body  pass -> fail/value_mismatch
+//               SequenceAt.bool.pos_neg_1     loop_body  pass -> fail/value_mismatch
+//               SequenceInsert.float.pos_shape_1 if_branch pass -> skipped
+//   progressed  SequenceAt.float.pos_neg      fail/value_mismatch -> pass
+//               SplitToSequence.uint32.split_scalar  not_supported/not_supported -> pass
+//   changed     SequenceInsert.int8.pos_shape_1  error/invalid_input -> error/internal
+//               SequenceInsert.int8.append       crash/crash -> timeout/timeout
+//   appeared    corpus.SequenceMap.float.identity  fail/shape_mismatch
+//   disappeared onnx-backend.simple.test_sequence_model1 (pass)
+//   unchanged   SplitToSequence.uint16.split_scalar (another message only),
+//               SplitToSequence.float.keepdims_0 (skipped)
+inline std::vector<Outcome> diff_base_outcomes() {
+  auto v = synthetic_outcomes();
+  v.push_back(outcome("corpus.SequenceAt.bool.pos_neg_1", "SequenceAt", "bool", Status::pass,
+                      Reason::none, {}, "loop_body"));
+  return v;
+}
+
+inline std::vector<Outcome> diff_new_outcomes() {
+  std::vector<Outcome> v;
+  for (auto o : diff_base_outcomes()) {
+    const std::string& id = o.case_id;
+    const auto set = [&](Status s, Reason r, std::string message) {
+      o.status = s;
+      o.reason = r;
+      o.message = std::move(message);
+    };
+    if (id == "corpus.SequenceAt.float.pos_0" || id == "corpus.SequenceAt.string.pos_0" ||
+        id == "corpus.SequenceAt.bool.pos_neg_1")
+      set(Status::fail, Reason::value_mismatch, "output 0 element 0: expected 1, got 0");
+    else if (id == "corpus.SequenceInsert.float.pos_shape_1")
+      set(Status::skipped, Reason::none, "filtered");
+    else if (id == "corpus.SequenceAt.float.pos_neg" ||
+             id == "corpus.SplitToSequence.uint32.split_scalar")
+      set(Status::pass, Reason::none, {});
+    else if (id == "corpus.SequenceInsert.int8.pos_shape_1")
+      set(Status::error, Reason::internal, "internal error");
+    else if (id == "corpus.SequenceInsert.int8.append")
+      set(Status::timeout, Reason::timeout, "no answer within 10 s");
+    else if (id == "corpus.SplitToSequence.uint16.split_scalar")
+      o.message = "uint16 is not registered";
+    else if (id == "onnx-backend.simple.test_sequence_model1")
+      continue;
+    v.push_back(std::move(o));
+  }
+  v.push_back(outcome("corpus.SequenceMap.float.identity", "SequenceMap", "float", Status::fail,
+                      Reason::shape_mismatch, "output 0: shape [2] <> [3]", "sequence_map_body"));
+  return v;
+}
+
 }  // namespace seqconf::reports::testing

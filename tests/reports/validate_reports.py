@@ -1,11 +1,13 @@
 #!/usr/bin/python3
-"""Validates seqconf reports: every *.json against the report schema (draft 2020-12), every
-*.xml as well-formed JUnit whose testsuite counts match its testcases.
+"""Validates seqconf reports: every *.json against the given schema (draft 2020-12: the report
+schema, or the diff schema for the JSON of seqconf diff), every *.xml as well-formed JUnit
+whose testsuite counts match its testcases.
 
   validate_reports.py SCHEMA FILE...
 
 Also checks that the schema rejects a report with a broken case, and one whose op x context
-matrix is missing or names an empty context, so the check can fail.
+matrix is missing or names an empty context (a diff: a regression that did not pass before), so
+the check can fail.
 Exit 0 when all are valid, 1 otherwise, 77 (skip) when jsonschema is not installed.
 """
 import copy
@@ -55,7 +57,14 @@ def main():
         except Exception as e:  # noqa: BLE001 - report every file
             print(f"INVALID: {path}: {e}")
             bad += 1
-    if first is not None and first["cases"]:
+    if first is not None and first.get("regressed"):
+        # A diff (seqconf-diff.schema.json): a regression must start from pass.
+        broken = copy.deepcopy(first)
+        broken["regressed"][0]["base_status"] = "fail"
+        if validator.is_valid(broken):
+            print("INVALID: the diff schema accepts a regression that did not pass before")
+            bad += 1
+    if first is not None and first.get("cases"):
         broken = copy.deepcopy(first)
         broken["cases"][0]["status"] = "flaky"
         del broken["summary"]["total"]
