@@ -78,6 +78,9 @@ struct Outcome {
   std::string dtype;   // element type the case is about, or empty
   // The graph context the op runs in (Case::context); empty counts as "inputs".
   std::string context;
+  // What the case checks: the spec sentence and the ids of its clauses, when the case says.
+  std::string spec;
+  std::vector<std::string> clauses;
   Status status = Status::skipped;
   Reason reason = Reason::none;
   std::string message;   // one line, names the output, element, expected and actual

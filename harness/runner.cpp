@@ -85,6 +85,8 @@ Outcome run_case(const Case& c, Runtime& runtime, const RunOptions& options,
   o.op = c.op;
   o.dtype = c.dtype;
   o.context = c.context;
+  o.spec = c.spec;
+  o.clauses = c.clauses;
   const std::optional<std::string> expected_code = c.expected_error_for(options.strict);
   // The sandboxed static checks run beside the runtime (they are independent of it).
   std::future<StaticCheck> static_check;

@@ -148,7 +148,8 @@ void case_details(std::ostringstream& h, const Report& r, const CaseRecord& c) {
       h << " (<a href=\"" << e(c.expectation->link) << "\">" << e(c.expectation->link) << "</a>)";
     h << " <small>[entry <code>" << e(c.expectation->id) << "</code>]</small></dd>";
   }
-  if (!c.spec.empty()) h << "<dt>spec</dt><dd><blockquote>" << e(c.spec) << "</blockquote></dd>";
+  if (!c.outcome.spec.empty())
+    h << "<dt>spec</dt><dd><blockquote>" << e(c.outcome.spec) << "</blockquote></dd>";
   for (const auto& f : o.findings)
     h << "<dt>" << e(f.check) << "</dt><dd>" << e(f.message) << "</dd>";
   if (!o.static_checks_not_applicable.empty())

@@ -49,9 +49,10 @@ json case_to_json(const CaseRecord& c) {
             {"expected", o.expected},
             {"actual", o.actual},
             {"duration_ms", o.duration_ms},
-            {"spec", c.spec},
+            {"spec", o.spec},
             {"ambiguities", json::array()},
             {"findings", json::array()}};
+  if (!o.clauses.empty()) j["clauses"] = o.clauses;
   for (const auto& a : o.ambiguities) j["ambiguities"].push_back(ambiguity_to_json(a));
   for (const auto& f : o.findings)
     j["findings"].push_back({{"check", f.check}, {"message", f.message}});
@@ -177,7 +178,17 @@ CaseRecord case_from_json(const json& j, size_t index) {
     o.ambiguities.push_back({need_string(a, "id", w), need_string(a, "op", w),
                              need_string(a, "spec_sentence", w), need_string(a, "detail", w)});
   }
-  c.spec = opt_string(j, "spec");
+  o.spec = opt_string(j, "spec");
+  if (const auto it = j.find("clauses"); it != j.end()) {
+    if (!it->is_array())
+      throw Error(ErrorCode::invalid_argument, "report: " + where + ".clauses is not a list");
+    for (const auto& id : *it) {
+      if (!id.is_string())
+        throw Error(ErrorCode::invalid_argument,
+                    "report: " + where + ".clauses holds something other than a string");
+      o.clauses.push_back(id.get<std::string>());
+    }
+  }
   if (const auto it = j.find("findings"); it != j.end() && it->is_array())
     for (const auto& f : *it) {
       const std::string w = where + ".findings";

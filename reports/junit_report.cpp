@@ -21,7 +21,7 @@ std::string detail_text(const CaseRecord& c) {
   if (!o.message.empty()) t += o.message + "\n";
   if (!o.expected.empty()) t += "expected: " + o.expected + "\n";
   if (!o.actual.empty()) t += "actual: " + o.actual + "\n";
-  if (!c.spec.empty()) t += "spec: " + c.spec + "\n";
+  if (!c.outcome.spec.empty()) t += "spec: " + c.outcome.spec + "\n";
   for (const auto& f : o.findings) t += f.check + ": " + f.message + "\n";
   for (const auto& a : o.ambiguities)
     t += "ambiguity " + a.id + " (" + a.op + "): " + a.spec_sentence + " -- " + a.detail + "\n";

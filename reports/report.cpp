@@ -109,8 +109,7 @@ std::vector<MatrixCell> op_matrix(const std::vector<CaseRecord>& cases,
   return m;
 }
 
-Report make_report(RunInfo info, std::vector<Outcome> outcomes, const Expectations* expectations,
-                   const std::map<std::string, std::string>& specs) {
+Report make_report(RunInfo info, std::vector<Outcome> outcomes, const Expectations* expectations) {
   Report r;
   r.info = std::move(info);
   r.cases.reserve(outcomes.size());
@@ -119,7 +118,6 @@ Report make_report(RunInfo info, std::vector<Outcome> outcomes, const Expectatio
     const Expectation* e = expectations ? expectations->match(o.case_id) : nullptr;
     if (e) c.expectation = *e;
     c.verdict = judge(o, e);
-    if (const auto it = specs.find(o.case_id); it != specs.end()) c.spec = it->second;
     c.outcome = std::move(o);
     r.cases.push_back(std::move(c));
   }

@@ -40,7 +40,6 @@ std::optional<Verdict> verdict_from_key(std::string_view name);
 
 struct CaseRecord {
   Outcome outcome;
-  std::string spec;  // the spec sentence the case checks, when the case carries one
   std::optional<Expectation> expectation;  // the entry that matched, if any
   Verdict verdict = Verdict::skipped;
 };
@@ -133,9 +132,8 @@ struct Report {
 };
 
 // Builds a report: applies the expectations (may be null), sorts the cases by id, derives
-// summary, matrices and findings. specs: the spec sentence of each case id, where known.
-Report make_report(RunInfo info, std::vector<Outcome> outcomes, const Expectations* expectations,
-                   const std::map<std::string, std::string>& specs = {});
+// summary, matrices and findings.
+Report make_report(RunInfo info, std::vector<Outcome> outcomes, const Expectations* expectations);
 
 // Sorts the cases by id and rederives summary, matrices and findings.
 void recompute(Report& report);

@@ -133,11 +133,8 @@ SuiteResult run_suite(const RuntimeFactory& make_runtime, const SuiteOptions& op
       log << "FINDING " << o.case_id << " [" << f.check << "] " << f.message << "\n";
   log << summary_line(tally(outcomes), runtime.name() + " " + runtime.version()) << "\n";
 
-  std::map<std::string, std::string> specs;
-  for (const Case& c : cases)
-    if (!c.spec.empty()) specs[c.id] = c.spec;
   result.report = reports::make_report(std::move(info), std::move(outcomes),
-                                       expectations ? &*expectations : nullptr, specs);
+                                       expectations ? &*expectations : nullptr);
   const auto& s = result.report.summary;
   log << reports::summary_text(result.report);
   if (expectations)

@@ -16,13 +16,16 @@ namespace {
 
 const char* const kOp = "SplitToSequence";
 const IdKeys kKeys = {"split", "stype", "axis", "keepdims", "shape", "dtype"};
-const SpecPassage kKeepdims = spec_passage({"SplitToSequence.keepdims", "SplitToSequence.keepdims_default",
-               "SplitToSequence.keepdims_ignored"});
-const SpecPassage kScalar = spec_passage({"SplitToSequence.split_scalar", "SplitToSequence.split_scalar_last"});
+const SpecPassage kKeepdims =
+    spec_passage({"SplitToSequence.keepdims", "SplitToSequence.keepdims_default",
+                  "SplitToSequence.keepdims_ignored"});
+const SpecPassage kScalar =
+    spec_passage({"SplitToSequence.split_scalar", "SplitToSequence.split_scalar_last"});
 const SpecPassage kIgnored = spec_passage({"SplitToSequence.keepdims_ignored"});
 const SpecPassage kList = spec_passage({"SplitToSequence.split_list"});
 const SpecPassage kSum = spec_passage({"SplitToSequence.split_sum"});
-const SpecPassage kAxis = spec_passage({"SplitToSequence.axis_negative", "SplitToSequence.axis_range"});
+const SpecPassage kAxis =
+    spec_passage({"SplitToSequence.axis_negative", "SplitToSequence.axis_range"});
 const SpecPassage kPositive = spec_passage({"SplitToSequence.split_positive"});
 const SpecPassage kShape = spec_passage({"SplitToSequence.split_shape"});
 const SpecPassage kIntegral = spec_passage({"SplitToSequence.split_integral"});

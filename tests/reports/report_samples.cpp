@@ -46,10 +46,13 @@ int main(int argc, char** argv) {
       {"id": "corpus.SequenceInsert.int8.append", "status": "crash", "reason": "segfault"}]})"));
   RunInfo with_ex = info;
   with_ex.expectations_file = "expectations/reference.json";
-  write_all(dir, "expectations",
-            make_report(with_ex, outcomes, &ex,
-                        {{"corpus.SequenceAt.float.pos_neg",
-                          std::string(spec_clause("position.negative").sentence)}}));
+  std::vector<Outcome> with_spec = outcomes;
+  for (auto& o : with_spec)
+    if (o.case_id == "corpus.SequenceAt.float.pos_neg") {
+      o.spec = std::string(spec_clause("position.negative").sentence);
+      o.clauses = {"position.negative"};
+    }
+  write_all(dir, "expectations", make_report(with_ex, with_spec, &ex));
 
   std::vector<Outcome> a, b;
   for (size_t k = 0; k < outcomes.size(); ++k) (k % 2 ? b : a).push_back(outcomes[k]);

@@ -283,14 +283,30 @@ TEST(Report, SummaryText) {
   EXPECT_EQ(count(t, "\n"), 6u);                 // header, 4 ops, total
 }
 
+// The outcomes with the spec sentence and clauses of one case set, as the runner sets them from
+// the case.
+std::vector<Outcome> with_spec(std::vector<Outcome> outcomes, const std::string& id,
+                               const std::string& spec, std::vector<std::string> clauses) {
+  for (auto& o : outcomes)
+    if (o.case_id == id) {
+      o.spec = spec;
+      o.clauses = clauses;
+    }
+  return outcomes;
+}
+
 TEST(JsonReport, RoundTripKeepsEveryField) {
   const auto ex = Expectations::from_json(kExpectations);
   RunInfo i = info();
   i.expectations_file = "exp.json";
-  const Report r = make_report(i, synthetic_outcomes(), &ex,
-                               {{"corpus.SequenceAt.float.pos_neg", "Negative value means ..."}});
+  const Report r = make_report(i,
+                               with_spec(synthetic_outcomes(), "corpus.SequenceAt.float.pos_neg",
+                                         "Negative value means ...", {"position.negative"}),
+                               &ex);
   const json j = report_to_json(r);
   EXPECT_EQ(j["cases"][1]["spec"], "Negative value means ...");
+  EXPECT_EQ(j["cases"][1]["clauses"], json::array({"position.negative"}));
+  EXPECT_FALSE(j["cases"][0].contains("clauses"));  // a case without clauses
   EXPECT_EQ(j["schema_version"], kSchemaVersion);
   EXPECT_EQ(j["summary"]["unexpected_passes"], 1);
   EXPECT_EQ(j["cases"].size(), 10u);
@@ -477,8 +493,10 @@ TEST(JunitReport, MapsVerdicts) {
 TEST(HtmlReport, MatrixCellsDetailsAndEscaping) {
   const auto ex = Expectations::from_json(kExpectations);
   const std::string h = report_to_html(
-      make_report(info(), synthetic_outcomes(), &ex,
-                  {{"corpus.SequenceAt.float.pos_neg", "Negative value means counting <back>"}}));
+      make_report(info(),
+                  with_spec(synthetic_outcomes(), "corpus.SequenceAt.float.pos_neg",
+                            "Negative value means counting <back>", {"position.negative"}),
+                  &ex));
   EXPECT_NE(h.find("<blockquote>Negative value means counting &lt;back&gt;</blockquote>"),
             std::string::npos);
   EXPECT_NE(h.find("inferred seq(tensor(float)), expected &lt;int8&gt;"), std::string::npos);
