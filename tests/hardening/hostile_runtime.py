@@ -78,11 +78,24 @@ def tensor_for_sequence(req):
            outputs=write_outputs(req, lambda k, out: tensor.SerializeToString()))
 
 
+def holding(tensor, type_proto):
+    """The message of type_proto's kind (tensor, sequence or optional) holding tensor."""
+    if type_proto.HasField("sequence_type"):
+        return onnx.SequenceProto(elem_type=onnx.SequenceProto.TENSOR, tensor_values=[tensor])
+    if type_proto.HasField("optional_type"):
+        elem = type_proto.optional_type.elem_type
+        if elem.HasField("sequence_type"):
+            return onnx.OptionalProto(elem_type=onnx.OptionalProto.SEQUENCE,
+                                      sequence_value=holding(tensor, elem))
+        return onnx.OptionalProto(elem_type=onnx.OptionalProto.TENSOR, tensor_value=tensor)
+    return tensor
+
+
 def huge_tensor(req):
-    # dims [10^6, 10^6] (10^12 float elements) and no data.
+    # dims [10^6, 10^6] (10^12 float elements) and no data, in a message of the declared kind.
     tensor = onnx.TensorProto(data_type=onnx.TensorProto.FLOAT, dims=[1000000, 1000000])
-    answer(req["id"], ok=True,
-           outputs=write_outputs(req, lambda k, out: tensor.SerializeToString()))
+    answer(req["id"], ok=True, outputs=write_outputs(
+        req, lambda k, out: holding(tensor, out.type).SerializeToString()))
 
 
 def flood(req):
