@@ -40,6 +40,28 @@ std::string read_file(const fs::path& p) {
   return s.str();
 }
 
+// An output file a runtime names: only a regular file (not a link, a FIFO or a device) directly in
+// the request's output folder, and no larger than the size limit allows a value to be (with
+// room for its proto framing). Anything else is an error naming the path; the file is not read.
+std::string read_output_file(const fs::path& out_dir, const std::string& answered) {
+  const fs::path p(answered);
+  std::error_code ec;
+  const fs::file_status st = fs::symlink_status(p, ec);
+  if (ec || !fs::is_regular_file(st))
+    throw Error(ErrorCode::io_error, "output file " + answered + " is not a regular file");
+  const fs::path parent = fs::canonical(p.parent_path(), ec);
+  if (ec || parent != fs::canonical(out_dir))
+    throw Error(ErrorCode::io_error, "output file " + answered + " is not in the output_dir " +
+                                         out_dir.string() + " of the request");
+  const uintmax_t size = fs::file_size(p, ec);
+  const uintmax_t limit = Limits::max_tensor_bytes() + (uintmax_t{1} << 20);
+  if (ec || size > limit)
+    throw Error(ErrorCode::limit_exceeded, "output file " + answered + " has " +
+                                               std::to_string(size) + " bytes, more than " +
+                                               std::to_string(limit) + " (--max-tensor-bytes)");
+  return read_file(p);
+}
+
 void write_file(const fs::path& p, const std::string& bytes) {
   std::ofstream out(p, std::ios::binary);
   out << bytes;
@@ -149,10 +171,18 @@ class Child {
     return true;
   }
 
-  enum class ReadStatus { line, eof, timeout, interrupted };
+  enum class ReadStatus { line, eof, timeout, interrupted, too_long };
 
-  ReadStatus read_line(std::string& line, int timeout_ms) {
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+  using Deadline = std::optional<std::chrono::steady_clock::time_point>;
+  static Deadline deadline_in(int timeout_ms) {
+    if (timeout_ms <= 0) return std::nullopt;
+    return std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+  }
+
+  // One line, or eof, or the deadline passed, or a stop request, or too_long: a line longer than
+  // kMaxLineBytes (no answer of the protocol is that long).
+  static constexpr size_t kMaxLineBytes = size_t{16} << 20;
+  ReadStatus read_line(std::string& line, const Deadline& deadline) {
     for (;;) {
       const auto nl = buffer_.find('\n');
       if (nl != std::string::npos) {
@@ -162,10 +192,11 @@ class Child {
       }
       // Waits in slices of at most 100 ms, so that a stop request is seen.
       if (interrupt_requested()) return ReadStatus::interrupted;
+      if (buffer_.size() > kMaxLineBytes) return ReadStatus::too_long;
       int wait_ms = 100;
-      if (timeout_ms > 0) {
+      if (deadline) {
         const auto left = std::chrono::ceil<std::chrono::milliseconds>(
-                              deadline - std::chrono::steady_clock::now())
+                              *deadline - std::chrono::steady_clock::now())
                               .count();
         if (left <= 0) return ReadStatus::timeout;
         wait_ms = static_cast<int>(std::min<int64_t>(left, 100));
@@ -386,9 +417,11 @@ class ProcessRuntime : public Runtime {
       return r;
     }
     json answer;
+    // One time limit for the whole answer, however many stray lines come first.
+    const Child::Deadline deadline = Child::deadline_in(options_.timeout_ms);
     for (;;) {
       std::string line;
-      const auto st = child_.read_line(line, options_.timeout_ms);
+      const auto st = child_.read_line(line, deadline);
       if (st == Child::ReadStatus::timeout || st == Child::ReadStatus::interrupted) {
         child_.stop();
         r.error = make_error(RunError::Kind::timeout,
@@ -397,6 +430,13 @@ class ProcessRuntime : public Runtime {
                                    "was killed"
                                  : "runtime process gave no answer within " +
                                        std::to_string(options_.timeout_ms) + " ms; it was killed");
+        return r;
+      }
+      if (st == Child::ReadStatus::too_long) {
+        child_.stop();
+        r.error = make_error(RunError::Kind::internal, "runtime process wrote a line longer than " +
+                                                           std::to_string(Child::kMaxLineBytes) +
+                                                           " bytes; it was killed");
         return r;
       }
       if (st == Child::ReadStatus::eof) {
@@ -428,8 +468,8 @@ class ProcessRuntime : public Runtime {
     try {
       for (int i = 0; i < declared.size(); ++i) {
         const std::string path = outs[static_cast<size_t>(i)].get<std::string>();
-        r.outputs.push_back(
-            value_from_bytes(read_file(path), declared[i].type(), "output " + declared[i].name()));
+        r.outputs.push_back(value_from_bytes(read_output_file(dir / "out", path),
+                                             declared[i].type(), "output " + declared[i].name()));
       }
     } catch (const std::exception& e) {
       r.outputs.clear();
@@ -451,13 +491,15 @@ class ProcessRuntime : public Runtime {
       return false;
     }
     std::string line;
-    const auto st = child_.read_line(line, options_.timeout_ms);
+    const auto st = child_.read_line(line, Child::deadline_in(options_.timeout_ms));
     if (st != Child::ReadStatus::line) {
       const std::string how =
           st == Child::ReadStatus::timeout
               ? "gave no handshake within " + std::to_string(options_.timeout_ms) + " ms"
           : st == Child::ReadStatus::interrupted ? "was stopped with the run before its handshake"
-                                                 : child_.stop(false) + " before its handshake";
+          : st == Child::ReadStatus::too_long
+              ? "wrote a first line longer than " + std::to_string(Child::kMaxLineBytes) + " bytes"
+              : child_.stop(false) + " before its handshake";
       child_.stop();
       *error = make_error(RunError::Kind::internal, "runtime process " + how);
       return false;
