@@ -3,7 +3,7 @@
 
   hostile_runtime.py MODE [CANARY]
 
-MODE is one behaviour for every request, or `cycle`: request N gets behaviour (N - 1) mod 10 in
+MODE is one behaviour for every request, or `cycle`: request N gets behaviour (N - 1) mod 13 in
 the order of BEHAVIOURS. CANARY is the file the outside_file answer names (outside output_dir).
 If HOSTILE_LOG is set, each request's model path is appended to it (the test checks that
 seqconf removed those folders).
@@ -119,8 +119,31 @@ def hostile_messages(req):
     error(req["id"], HOSTILE + " (request %d)" % req["id"], kinds[req["id"] % 3])
 
 
+def fifo_output(req):
+    # A FIFO in output_dir, which nobody writes: reading it would block for ever.
+    paths = []
+    for k, _ in enumerate(graph_outputs(req)):
+        path = os.path.join(req["output_dir"], "output_%d.pb" % k)
+        os.mkfifo(path)
+        paths.append(path)
+    answer(req["id"], ok=True, outputs=paths)
+
+
+def dev_zero(req):
+    # An endless file: reading it whole would exhaust the memory.
+    answer(req["id"], ok=True, outputs=["/dev/zero" for _ in graph_outputs(req)])
+
+
+def trickle(req):
+    # A stray line every second, the answer after 8 s: the time limit counts from the request.
+    for _ in range(8):
+        print("still working", flush=True)
+        time.sleep(1)
+    error(req["id"], "the answer after 8 s of stray lines")
+
+
 BEHAVIOURS = [segfault, hang, exit0, garbage, random_output, tensor_for_sequence, huge_tensor,
-              flood, outside_file, hostile_messages]
+              flood, outside_file, hostile_messages, fifo_output, dev_zero, trickle]
 BY_NAME = {b.__name__: b for b in BEHAVIOURS}
 
 mode = sys.argv[1]

@@ -46,6 +46,9 @@ ALLOWED = {
     "flood": {"error"},
     "outside_file": {"error", "fail"},
     "hostile_messages": {"error", "not_supported"},
+    "fifo_output": {"error"},
+    "dev_zero": {"error"},
+    "trickle": {"timeout"},
     "cycle": {"crash", "timeout", "error", "fail", "not_supported"},
 }
 # Text every case's message must hold.
@@ -59,6 +62,9 @@ MESSAGE = {
     # killed: no answer of the protocol is that long.
     "flood": "wrote a line longer than 16777216 bytes",
     "hostile_messages": "<script>alert(1)</script>",
+    "fifo_output": "is not a regular file",
+    "dev_zero": "is not a regular file",
+    "trickle": "gave no answer within 3000 ms",
 }
 MAX_RSS_KIB = 256 * 1024
 
