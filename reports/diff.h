@@ -75,10 +75,10 @@ struct ReportDiff {
 ReportDiff diff_reports(const Report& base, const Report& next, std::string base_file = "base",
                         std::string next_file = "new");
 
-// The departure a change belongs to, the key changes are grouped by. Reports do not list
-// departures yet, so it is the case's op and graph context with its status and reason on each
-// side: "SequenceAt [loop_body] pass -> fail/value_mismatch". The one place that decides the
-// grouping.
+// The departure a change belongs to, the key changes are grouped by. A change spans two runs,
+// so it is not one of a report's departures (Report::departures): it is the case's op and graph
+// context with its status and reason on each side: "SequenceAt [loop_body] pass ->
+// fail/value_mismatch". The one place that decides the grouping.
 std::string departure_of(const CaseChange& c);
 
 // The changes of one kind that share a departure.

@@ -164,6 +164,35 @@ void case_details(std::ostringstream& h, const Report& r, const CaseRecord& c) {
   h << "</dl></details>\n";
 }
 
+// "<runtime> departs from the spec in N ways", then one row per departure (id departures).
+void departures_section(std::ostringstream& h, const Report& r) {
+  int ways = 0;
+  for (const auto& d : r.departures) ways += d.run;
+  h << "<h2 id=\"departures-title\">" << e(r.info.runtime_name) << " " << e(r.info.runtime_version)
+    << " departs from the spec in " << ways << " way" << (ways == 1 ? "" : "s") << "</h2>\n";
+  if (r.departures.empty()) return;
+  if (ways != static_cast<int>(r.departures.size()))
+    h << "<p>Besides, " << r.departures.size() - ways << " group(s) of cases were not run.</p>\n";
+  h << "<table class=\"departures\" id=\"departures\"><tr><th>departure</th><th>cases</th>"
+       "<th>dtypes</th><th>contexts</th><th>smallest case</th><th>listed</th></tr>\n";
+  const auto list = [](const std::vector<std::string>& v) {
+    std::string s;
+    for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
+    return s;
+  };
+  for (const auto& d : r.departures) {
+    h << "<tr data-departure=\"" << e(d.id) << "\" data-count=\"" << d.case_ids.size()
+      << "\" data-listed=\"" << e(d.listed) << "\"><td>" << e(d.title);
+    if (!d.spec.empty() && d.clauses.size() > 1)
+      h << "<blockquote>" << e(d.spec) << "</blockquote>";
+    h << "</td><td class=\"n\" title=\"" << e(list(d.case_ids)) << "\">" << d.case_ids.size()
+      << "</td><td>" << e(list(d.dtypes)) << "</td><td>" << e(list(d.contexts)) << "</td><td><code>"
+      << e(d.smallest) << "</code><pre>" << e(d.rerun) << "</pre></td><td>" << e(d.listed)
+      << "</td></tr>\n";
+  }
+  h << "</table>\n";
+}
+
 // Op x column, one column per runtime inside each cell row (id index-matrix-dtype, ...).
 void index_matrix_table(std::ostringstream& h, const std::vector<IndexEntry>& entries,
                         const MatrixColumn& column) {
@@ -209,26 +238,6 @@ std::string html_page_head(const std::string& title) {
          e(title) + "</title>\n<style>" + kStyle + "</style>\n</head>\n<body>\n";
 }
 
-std::string reproduce_command(const Report& r, const CaseRecord& c) {
-  const auto& opts = r.info.options;
-  const auto text = [&](const char* key) {
-    const auto it = opts.find(key);
-    return it != opts.end() && it->is_string() ? it->get<std::string>() : std::string();
-  };
-  std::string runtime = text("runtime");
-  if (runtime.empty()) runtime = r.info.runtime_name;
-  std::string cmd = "build/seqconf run --runtime " + shell_quote(runtime);
-  const std::string& source = c.outcome.source;
-  if (source == "onnx-backend" || source == "corpus") cmd += " --source " + source;
-  if (source == "corpus" && !text("corpus").empty())
-    cmd += " --corpus " + shell_quote(text("corpus"));
-  if (source == "onnx-backend" && !text("onnx_testdata").empty())
-    cmd += " --onnx-testdata " + shell_quote(text("onnx_testdata"));
-  if (const auto it = opts.find("strict"); it != opts.end() && it->is_boolean() && it->get<bool>())
-    cmd += " --strict";
-  return cmd + " --filter " + shell_quote(c.outcome.case_id);
-}
-
 std::string report_to_html(const Report& r) {
   const RunInfo& i = r.info;
   const Summary& s = r.summary;
@@ -244,6 +253,7 @@ std::string report_to_html(const Report& r) {
       << " unexpected failure(s), " << s.unexpected_passes << " unexpected pass(es).</div>\n";
   else
     h << "<div class=\"banner good\" id=\"verdict\">No unexpected outcome.</div>\n";
+  departures_section(h, r);
 
   h << "<table class=\"meta\">";
   const auto meta = [&](const char* k, const std::string& v) {

@@ -28,8 +28,4 @@ std::string index_to_html(const std::vector<IndexEntry>& entries);
 std::string html_page_head(const std::string& title);
 std::string html_status_tag(Status s);
 
-// The command that reruns one case: build/seqconf run --runtime R [--source S --corpus C
-// --strict, as the run used them] --filter '<id>'.
-std::string reproduce_command(const Report& report, const CaseRecord& c);
-
 }  // namespace seqconf::reports

@@ -281,6 +281,23 @@ json report_to_json(const Report& r) {
                              {"detail", f.details.empty() ? std::string() : f.details.front()},
                              {"details", f.details},
                              {"case_ids", f.case_ids}});
+
+  // Derived from the cases like the rest; report_from_json recomputes them.
+  j["departures"] = json::array();
+  for (const auto& d : r.departures)
+    j["departures"].push_back({{"id", d.id},
+                               {"op", d.op},
+                               {"clauses", d.clauses},
+                               {"what", d.what},
+                               {"title", d.title},
+                               {"spec", d.spec},
+                               {"count", d.case_ids.size()},
+                               {"cases", d.case_ids},
+                               {"dtypes", d.dtypes},
+                               {"contexts", d.contexts},
+                               {"smallest", d.smallest},
+                               {"rerun", d.rerun},
+                               {"listed", d.listed}});
   return j;
 }
 

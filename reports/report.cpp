@@ -1,12 +1,15 @@
 #include "reports/report.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <set>
 #include <tuple>
 
 #include "cases/case_json.h"
 #include "reference/error.h"
+#include "reference/spec_clauses.h"
+#include "reports/output.h"
 
 namespace seqconf::reports {
 
@@ -163,6 +166,146 @@ void recompute(Report& r) {
   r.context_matrix = op_matrix(r.cases, kContextColumn);
   r.findings.clear();
   for (auto& [k, f] : findings) r.findings.push_back(std::move(f));
+  r.departures = departures_of(r);
+}
+
+std::string departure_what(Status status, Reason reason) {
+  switch (status) {
+    case Status::pass:
+      return "pass";
+    case Status::skipped:
+      return "not run";
+    case Status::not_supported:
+      return "not supported";
+    case Status::crash:
+      return "crash";
+    case Status::timeout:
+      return "timeout";
+    case Status::fail:
+    case Status::error:
+      break;
+  }
+  switch (reason) {
+    case Reason::value_mismatch:
+      return "wrong values";
+    case Reason::shape_mismatch:
+      return "wrong shape";
+    case Reason::dtype_mismatch:
+      return "wrong element type";
+    case Reason::length_mismatch:
+      return "wrong sequence length";
+    case Reason::kind_mismatch:
+      return "wrong kind of output";
+    case Reason::output_count_mismatch:
+      return "wrong number of outputs";
+    case Reason::accepted_invalid:
+      return "accepts what must be rejected";
+    case Reason::wrong_error_code:
+      return "rejects with another error";
+    case Reason::invalid_input:
+      return "rejects a valid case";
+    case Reason::internal:
+      return "fails on a valid case";
+    case Reason::not_supported:
+      return "not supported";
+    case Reason::crash:
+      return "crash";
+    case Reason::timeout:
+      return "timeout";
+    case Reason::load_error:
+      return "case not loadable";
+    case Reason::none:
+      break;
+  }
+  return status == Status::fail ? "wrong result" : "rejects a valid case";
+}
+
+bool listed_by_expectations(const CaseRecord& c) {
+  return c.expectation.has_value() && c.verdict != Verdict::unexpected_failure;
+}
+
+namespace {
+// A slug of [A-Za-z0-9_.+-]: every other character becomes '_'.
+std::string slug(std::string_view s) {
+  std::string out(s);
+  for (char& ch : out)
+    if (!(std::isalnum(static_cast<unsigned char>(ch)) || ch == '.' || ch == '+' || ch == '-'))
+      ch = '_';
+  return out;
+}
+
+void insert_sorted(std::vector<std::string>& v, const std::string& x) {
+  const auto it = std::lower_bound(v.begin(), v.end(), x);
+  if (it == v.end() || *it != x) v.insert(it, x);
+}
+}  // namespace
+
+std::vector<Departure> departures_of(const Report& r) {
+  // (op, clause key, what) -> departure, with the number of its cases the expectations list.
+  std::map<std::tuple<std::string, std::string, std::string>, std::pair<Departure, size_t>> by_key;
+  std::map<std::string, const CaseRecord*> smallest;  // departure id -> its smallest case
+  for (const auto& c : r.cases) {
+    const Outcome& o = c.outcome;
+    if (o.status == Status::pass) continue;
+    std::string clause_key;
+    for (const auto& id : o.clauses) clause_key += (clause_key.empty() ? "" : "+") + id;
+    if (clause_key.empty()) clause_key = "-";
+    const std::string what = departure_what(o.status, o.reason);
+    auto& [d, listed] = by_key[{o.op, clause_key, what}];
+    if (d.case_ids.empty()) {
+      d.id = slug(o.op + "." + clause_key + "." + what);
+      d.op = o.op;
+      d.clauses = o.clauses;
+      d.what = what;
+      d.title = o.op + ": " + what;
+      if (!o.clauses.empty())
+        if (const SpecClause* clause = find_spec_clause(o.clauses.front()))
+          d.title += " \u2014 " + std::string(clause->sentence);
+      d.spec = o.spec;
+      d.run = o.status != Status::skipped;
+    }
+    d.case_ids.push_back(o.case_id);  // the cases are sorted by id
+    insert_sorted(d.dtypes, dtype_column(o));
+    insert_sorted(d.contexts, context_column(o));
+    listed += listed_by_expectations(c);
+    const CaseRecord*& s = smallest[d.id];
+    if (!s || o.case_id.size() < s->outcome.case_id.size()) s = &c;
+  }
+  std::vector<Departure> out;
+  out.reserve(by_key.size());
+  for (auto& [key, value] : by_key) {
+    auto& [d, listed] = value;
+    const CaseRecord& s = *smallest[d.id];
+    d.smallest = s.outcome.case_id;
+    d.rerun = reproduce_command(r, s);
+    d.listed = listed == d.case_ids.size() ? "all" : listed == 0 ? "none" : "some";
+    out.push_back(std::move(d));
+  }
+  std::stable_sort(out.begin(), out.end(), [](const Departure& a, const Departure& b) {
+    return a.case_ids.size() != b.case_ids.size() ? a.case_ids.size() > b.case_ids.size()
+                                                  : a.id < b.id;
+  });
+  return out;
+}
+
+std::string reproduce_command(const Report& r, const CaseRecord& c) {
+  const auto& opts = r.info.options;
+  const auto text = [&](const char* key) {
+    const auto it = opts.find(key);
+    return it != opts.end() && it->is_string() ? it->get<std::string>() : std::string();
+  };
+  std::string runtime = text("runtime");
+  if (runtime.empty()) runtime = r.info.runtime_name;
+  std::string cmd = "build/seqconf run --runtime " + shell_quote(runtime);
+  const std::string& source = c.outcome.source;
+  if (source == "onnx-backend" || source == "corpus") cmd += " --source " + source;
+  if (source == "corpus" && !text("corpus").empty())
+    cmd += " --corpus " + shell_quote(text("corpus"));
+  if (source == "onnx-backend" && !text("onnx_testdata").empty())
+    cmd += " --onnx-testdata " + shell_quote(text("onnx_testdata"));
+  if (const auto it = opts.find("strict"); it != opts.end() && it->is_boolean() && it->get<bool>())
+    cmd += " --strict";
+  return cmd + " --filter " + shell_quote(c.outcome.case_id);
 }
 
 Report merge(const std::vector<Report>& parts, std::vector<std::string> sources) {
@@ -254,6 +397,47 @@ std::string summary_text(const Report& r) {
     t.unexpected_passes += x.unexpected_passes;
   }
   add("total", t);
+  return out;
+}
+
+std::string departures_text(const Report& r, size_t max_rows) {
+  if (r.departures.empty()) return {};
+  size_t op_width = 2, what_width = 4, clause_width = 7;
+  const auto clause_key = [](const Departure& d) {
+    std::string k;
+    for (const auto& id : d.clauses) k += (k.empty() ? "" : "+") + id;
+    return k.empty() ? std::string("-") : k;
+  };
+  const size_t rows = std::min(max_rows, r.departures.size());
+  for (size_t k = 0; k < rows; ++k) {
+    const Departure& d = r.departures[k];
+    op_width = std::max(op_width, d.op.size());
+    what_width = std::max(what_width, d.what.size());
+    clause_width = std::max(clause_width, clause_key(d).size());
+  }
+  size_t ways = 0;
+  for (const auto& d : r.departures) ways += d.run;
+  std::string out = r.info.runtime_name + " " + r.info.runtime_version +
+                    " departs from the spec in " + std::to_string(ways) + " way" +
+                    (ways == 1 ? "" : "s");
+  if (ways != r.departures.size())
+    out += " (and " + std::to_string(r.departures.size() - ways) + " group(s) of cases not run)";
+  out += ":\n";
+  char line[1024];
+  const auto row = [&](const std::string& n, const std::string& op, const std::string& what,
+                       const std::string& clauses, const std::string& smallest) {
+    std::snprintf(line, sizeof line, "%6s  %-*s  %-*s  %-*s  %s\n", n.c_str(),
+                  static_cast<int>(op_width), op.c_str(), static_cast<int>(what_width),
+                  what.c_str(), static_cast<int>(clause_width), clauses.c_str(), smallest.c_str());
+    out += line;
+  };
+  row("cases", "op", "what", "clauses", "smallest case");
+  for (size_t k = 0; k < rows; ++k) {
+    const Departure& d = r.departures[k];
+    row(std::to_string(d.case_ids.size()), d.op, d.what, clause_key(d), d.smallest);
+  }
+  if (rows < r.departures.size())
+    out += "... and " + std::to_string(r.departures.size() - rows) + " more\n";
   return out;
 }
 

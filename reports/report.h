@@ -103,6 +103,29 @@ struct AggregatedFinding {
   std::vector<std::string> case_ids;  // sorted
 };
 
+// A distinct way the runtime departs from the spec: the non-pass cases that share an operator,
+// the spec clauses they check and what the runtime did (departure_what). Every non-pass case,
+// skipped ones included ("not run"), belongs to exactly one departure.
+struct Departure {
+  std::string id;  // stable slug of the key: "<op>.<clauses>.<what>"
+  std::string op;
+  std::vector<std::string> clauses;   // the cases' clause ids; empty for backend fixtures, fuzz
+  std::string what;                   // departure_what of the cases' status and reason
+  std::string title;                  // "<op>: <what> — <first clause's sentence>"
+  std::string spec;                   // the cases' spec sentences (Outcome::spec)
+  std::vector<std::string> case_ids;  // sorted
+  std::vector<std::string> dtypes;    // dtype_column, sorted, unique
+  std::vector<std::string> contexts;  // context_column, sorted, unique
+  std::string smallest;               // the shortest case id, ties by id
+  std::string rerun;                  // reproduce_command of the smallest case
+  std::string listed;                 // "all" | "some" | "none" of the cases listed (listed_by)
+  bool run = true;                    // false for "not run" (skipped cases)
+};
+
+// What a runtime did on a non-pass outcome in the spec's terms: "wrong values", "accepts what
+// must be rejected", "crash", "not run", ... The one table that maps status and reason.
+std::string departure_what(Status status, Reason reason);
+
 struct RunInfo {
   std::string suite_name = "seqconf";
   std::string suite_version;
@@ -129,13 +152,14 @@ struct Report {
   std::vector<MatrixCell> matrix;           // op x dtype, sorted by op, then dtype
   std::vector<MatrixCell> context_matrix;   // op x graph context, sorted by op, then context
   std::vector<AggregatedFinding> findings;  // sorted by kind, op, then id
+  std::vector<Departure> departures;        // the largest first, then by id
 };
 
 // Builds a report: applies the expectations (may be null), sorts the cases by id, derives
 // summary, matrices and findings.
 Report make_report(RunInfo info, std::vector<Outcome> outcomes, const Expectations* expectations);
 
-// Sorts the cases by id and rederives summary, matrices and findings.
+// Sorts the cases by id and rederives summary, matrices, findings and departures.
 void recompute(Report& report);
 
 // Merges reports of disjoint shards of one run. Throws Error(invalid_argument) when the
@@ -145,9 +169,24 @@ Report merge(const std::vector<Report>& parts, std::vector<std::string> sources)
 // The summary of each operator's cases (the end-of-run table, the per-op table of the HTML).
 std::map<std::string, Summary> counts_per_op(const Report& report);
 
+// The departures of the cases of a report, the largest first, then by id.
+std::vector<Departure> departures_of(const Report& report);
+
+// Whether the expectations list a case: an entry matched and accepted its status (or it was
+// not run).
+bool listed_by_expectations(const CaseRecord& c);
+
+// The command that reruns one case: build/seqconf run --runtime R [--source S --corpus C
+// --strict, as the run used them] --filter '<id>'.
+std::string reproduce_command(const Report& report, const CaseRecord& c);
+
 // The end-of-run table: one line per op (passed/total, not supported, failed, errored,
 // crashed, timed out, expected, unexpected) and a total line.
 std::string summary_text(const Report& report);
+
+// The departures as a short table (count, op, what, clauses, smallest case), at most max_rows
+// rows, then "... and K more"; empty when every case passed.
+std::string departures_text(const Report& report, size_t max_rows = 20);
 
 // Exit code of a run or merge: 1 iff unexpected failures or unexpected passes, else 0.
 int exit_code(const Report& report);

@@ -137,6 +137,7 @@ SuiteResult run_suite(const RuntimeFactory& make_runtime, const SuiteOptions& op
                                        expectations ? &*expectations : nullptr);
   const auto& s = result.report.summary;
   log << reports::summary_text(result.report);
+  log << reports::departures_text(result.report);
   if (expectations)
     log << s.expected_failures << " expected failure(s), " << s.unexpected_failures
         << " unexpected failure(s), " << s.unexpected_passes << " unexpected pass(es)\n";

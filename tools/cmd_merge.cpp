@@ -49,7 +49,7 @@ int run_merge(const MergeOptions& o) {
     std::cout << "merged " << o.inputs.size() << " report(s) of " << merged.info.runtime_name
               << ": " << merged.summary.total << " cases"
               << (merged.info.complete ? "" : " (incomplete)") << "\n"
-              << reports::summary_text(merged);
+              << reports::summary_text(merged) << reports::departures_text(merged);
     code = reports::exit_code(merged);
   }
   if (!o.index.empty()) {

@@ -5,6 +5,9 @@ whose testsuite counts match its testcases.
 
   validate_reports.py SCHEMA FILE...
 
+A report's departures must hold every case whose status is not pass exactly once, each with the
+case's op and as many cases as its count (the schema cannot say this).
+
 Also checks that the schema rejects a report with a broken case, and one whose op x context
 matrix is missing or names an empty context (a diff: a regression that did not pass before), so
 the check can fail.
@@ -35,6 +38,26 @@ def check_junit(path):
             assert c.get("name") and c.get("classname") is not None, f"{path}: unnamed testcase"
 
 
+def departure_errors(doc):
+    """What is wrong with the departures of a report: [] when they hold every non-pass case
+    exactly once, with its op."""
+    op_of = {c["id"]: c["op"] for c in doc["cases"] if c["status"] != "pass"}
+    seen = {}
+    errors = []
+    for d in doc["departures"]:
+        if d["count"] != len(d["cases"]):
+            errors.append(f"departure {d['id']}: count {d['count']}, {len(d['cases'])} cases")
+        for case in d["cases"]:
+            seen[case] = seen.get(case, 0) + 1
+            if case not in op_of:
+                errors.append(f"departure {d['id']}: {case} is no non-pass case")
+            elif op_of[case] != d["op"]:
+                errors.append(f"departure {d['id']}: {case} is of {op_of[case]}")
+    errors += [f"{case} is in {n} departures" for case, n in seen.items() if n != 1]
+    errors += [f"{case} is in no departure" for case in op_of if case not in seen]
+    return errors
+
+
 def main():
     schema = json.load(open(sys.argv[1], encoding="utf-8"))
     jsonschema.Draft202012Validator.check_schema(schema)
@@ -52,6 +75,12 @@ def main():
                     print(f"{path}: {'/'.join(map(str, e.path))}: {e.message}")
                 if errors:
                     raise AssertionError(f"{len(errors)} schema error(s)")
+                if "departures" in doc:
+                    errors = departure_errors(doc)
+                    for e in errors[:10]:
+                        print(f"{path}: departures: {e}")
+                    if errors:
+                        raise AssertionError(f"{len(errors)} departure error(s)")
                 first = first or doc
             print(f"valid: {path}")
         except Exception as e:  # noqa: BLE001 - report every file
@@ -75,7 +104,26 @@ def main():
         del no_context["context_matrix"]
         empty_context = copy.deepcopy(first)
         empty_context["cases"][0]["context"] = ""
-        for doc, what in ((no_context, "no context_matrix"),
+        if first.get("departures"):
+            # The coverage check catches a non-pass case left out; the schema a wrong field.
+            dropped = copy.deepcopy(first)
+            d = dropped["departures"][0]
+            d["cases"] = d["cases"][1:]
+            d["count"] = len(d["cases"])
+            if not d["cases"]:
+                del dropped["departures"][0]
+            if not departure_errors(dropped):
+                print("INVALID: the departure check accepts a non-pass case in no departure")
+                bad += 1
+            bad_listed = copy.deepcopy(first)
+            bad_listed["departures"][0]["listed"] = "maybe"
+            if validator.is_valid(bad_listed):
+                print("INVALID: the schema accepts a departure listed 'maybe'")
+                bad += 1
+        no_departures = copy.deepcopy(first)
+        del no_departures["departures"]
+        for doc, what in ((no_departures, "no departures"),
+                          (no_context, "no context_matrix"),
                           (empty_context, "a case with an empty context")):
             if validator.is_valid(doc):
                 print(f"INVALID: the schema accepts a report with {what}")
