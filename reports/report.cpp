@@ -247,21 +247,25 @@ std::vector<Departure> departures_of(const Report& r) {
   for (const auto& c : r.cases) {
     const Outcome& o = c.outcome;
     if (o.status == Status::pass) continue;
+    // A runtime that does not support a case lacks a type or an operator, whatever sentence the
+    // case checks: one departure per operator, its types listed, not one per clause.
+    const bool unsupported = o.status == Status::not_supported;
     std::string clause_key;
-    for (const auto& id : o.clauses) clause_key += (clause_key.empty() ? "" : "+") + id;
+    if (!unsupported)
+      for (const auto& id : o.clauses) clause_key += (clause_key.empty() ? "" : "+") + id;
     if (clause_key.empty()) clause_key = "-";
     const std::string what = departure_what(o.status, o.reason);
     auto& [d, listed] = by_key[{o.op, clause_key, what}];
     if (d.case_ids.empty()) {
       d.id = slug(o.op + "." + clause_key + "." + what);
       d.op = o.op;
-      d.clauses = o.clauses;
+      if (!unsupported) d.clauses = o.clauses;
       d.what = what;
       d.title = o.op + ": " + what;
-      if (!o.clauses.empty())
-        if (const SpecClause* clause = find_spec_clause(o.clauses.front()))
+      if (!d.clauses.empty())
+        if (const SpecClause* clause = find_spec_clause(d.clauses.front()))
           d.title += " \u2014 " + std::string(clause->sentence);
-      d.spec = o.spec;
+      if (!unsupported) d.spec = o.spec;
       d.run = o.status != Status::skipped;
     }
     d.case_ids.push_back(o.case_id);  // the cases are sorted by id
@@ -279,6 +283,10 @@ std::vector<Departure> departures_of(const Report& r) {
     d.smallest = s.outcome.case_id;
     d.rerun = reproduce_command(r, s);
     d.listed = listed == d.case_ids.size() ? "all" : listed == 0 ? "none" : "some";
+    if (d.what == "not supported") {
+      d.title += " for ";
+      for (size_t k = 0; k < d.dtypes.size(); ++k) d.title += (k ? ", " : "") + d.dtypes[k];
+    }
     out.push_back(std::move(d));
   }
   std::stable_sort(out.begin(), out.end(), [](const Departure& a, const Departure& b) {

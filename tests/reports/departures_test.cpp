@@ -113,7 +113,7 @@ TEST(Departures, OfTheSyntheticOutcomesByHand) {
   EXPECT_EQ(split.op, "SplitToSequence");
   EXPECT_TRUE(split.clauses.empty());
   EXPECT_EQ(split.what, "not supported");
-  EXPECT_EQ(split.title, "SplitToSequence: not supported");
+  EXPECT_EQ(split.title, "SplitToSequence: not supported for uint16, uint32");
   EXPECT_EQ(split.case_ids,
             (std::vector<std::string>{"corpus.SplitToSequence.uint16.split_scalar",
                                       "corpus.SplitToSequence.uint32.split_scalar"}));
@@ -186,6 +186,30 @@ TEST(Departures, KeyedByTheClausesTheCasesCheck) {
       EXPECT_EQ(d.case_ids, std::vector<std::string>{"corpus.SequenceAt.int8.pos_2d"});
     }
   EXPECT_TRUE(scalar_found);
+  expect_cover_exactly_once(r);
+}
+
+// Not supported is a missing type or operator whatever sentence a case checks: the two
+// SplitToSequence cases, given different clauses, stay one departure without clauses.
+TEST(Departures, NotSupportedIsOneDeparturePerOperatorWhateverTheClauses) {
+  auto outcomes = synthetic_outcomes();
+  for (auto& o : outcomes)
+    if (o.status == Status::not_supported) {
+      o.clauses = {o.dtype == "uint16" ? "SplitToSequence.split_scalar"
+                                       : "SplitToSequence.axis_negative"};
+      o.spec = std::string(spec_clause(o.clauses.front()).sentence);
+    }
+  const Report r = make_report(run_info(), outcomes, nullptr);
+  size_t unsupported = 0;
+  for (const auto& d : r.departures) {
+    if (d.what != "not supported") continue;
+    ++unsupported;
+    EXPECT_EQ(d.id, "SplitToSequence.-.not_supported");
+    EXPECT_TRUE(d.clauses.empty());
+    EXPECT_EQ(d.case_ids.size(), 2u);
+    EXPECT_EQ(d.title, "SplitToSequence: not supported for uint16, uint32");
+  }
+  EXPECT_EQ(unsupported, 1u);
   expect_cover_exactly_once(r);
 }
 
