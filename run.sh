@@ -16,7 +16,7 @@ packages=(g++ cmake make pkg-config
   libonnx-dev libonnx-testdata libprotobuf-dev protobuf-compiler
   libgtest-dev libgmock-dev librapidcheck-dev libbenchmark-dev
   nlohmann-json3-dev libcli11-dev libfmt-dev
-  python3 python3-jsonschema chromium
+  python3 python3-jsonschema python3-onnx chromium
   clang-14 libclang-rt-14-dev valgrind)
 
 missing=()
