@@ -53,7 +53,7 @@ def spec_position(token, n):
     """The position class of an ID (-1, -n, -n-1, mid, n+1, ...) as a number."""
     if token == "mid":
         return n // 2
-    return eval(token, {"n": n})  # the classes are small expressions in n
+    return eval(token, {"__builtins__": {}, "n": n})  # -1, -n, -n-1, n-1, n, n+1, 0, 1
 
 
 def expected_status(case_id):
