@@ -1,0 +1,113 @@
+#!/usr/bin/python3
+"""End-to-end check of adapters/onnx-backend-python with numpy_backend.NumpyBackend (about 10 s).
+
+Runs `seqconf run --runtime 'process=/usr/bin/python3 <adapter> numpy_backend:NumpyBackend'` on
+the corpus cases with graph inputs (context=inputs) of SequenceAt, SequenceInsert, SequenceErase
+and SplitToSequence, plus the SequenceMap body=shape cases, and checks each case's status
+against the one derived from its ID:
+
+  - SequenceAt with a negative position: the backend clamps it to 0 (its deliberate departure),
+    so it returns item 0 where the spec reads item p + n, and returns item 0 where the spec
+    rejects p < -n. The case fails unless both agree: n = 0 (both reject) or p + n = 0.
+  - every other case of the four operators passes, in every dtype of the corpus (numpy holds
+    them all; strings as object arrays);
+  - SequenceMap is not in the backend: not_supported (NotImplementedError).
+
+  runtime_onnx_backend_python_test.py SEQCONF SOURCE_DIR WORKDIR
+Exits 77 (skipped) when onnx or numpy cannot be imported.
+"""
+import json
+import os
+import subprocess
+import sys
+
+try:
+    import numpy  # noqa: F401
+    import onnx  # noqa: F401
+except ImportError as exc:
+    print("skipped: %s (install python3-onnx)" % exc)
+    sys.exit(77)
+
+SEQCONF, SOURCE, WORK = sys.argv[1:4]
+ADAPTER = os.path.join(SOURCE, "adapters", "onnx-backend-python", "adapter.py")
+BACKEND_DIR = os.path.join(SOURCE, "tests", "runtimes")
+FILTERS = ["corpus/SequenceAt/*context=inputs", "corpus/SequenceInsert/*context=inputs",
+           "corpus/SequenceErase/*context=inputs", "corpus/SplitToSequence/*context=inputs",
+           "corpus/SequenceMap/body=shape/*context=inputs"]
+failures = []
+
+
+def check(cond, what):
+    if not cond:
+        print("FAIL: " + what)
+        failures.append(what)
+
+
+def params(case_id):
+    """corpus/Op/k=v/k=v -> (Op, {k: v})"""
+    parts = case_id.split("/")
+    return parts[1], dict(p.split("=", 1) for p in parts[2:])
+
+
+def spec_position(token, n):
+    """The position class of an ID (-1, -n, -n-1, mid, n+1, ...) as a number."""
+    if token == "mid":
+        return n // 2
+    return eval(token, {"__builtins__": {}, "n": n})  # -1, -n, -n-1, n-1, n, n+1, 0, 1
+
+
+def expected_status(case_id):
+    op, p = params(case_id)
+    if op == "SequenceMap":
+        return "not_supported"
+    if op == "SequenceAt" and p.get("position") not in (None, "default"):
+        reaches_position = (p.get("ptype") in ("int32", "int64")
+                            and p.get("pshape", "1") == "1")  # else rejected before
+        n = int(p["n"])
+        position = spec_position(p["position"], n)
+        if reaches_position and position < 0 and n > 0 and position + n != 0:
+            return "fail"  # clamped to 0: item 0 instead of item p + n, or instead of rejecting
+    return "pass"
+
+
+os.makedirs(WORK, exist_ok=True)
+report = os.path.join(WORK, "onnx-backend-python.json")
+env = dict(os.environ, PYTHONPATH=BACKEND_DIR)
+command = [SEQCONF, "run", "--runtime",
+           "process=%s %s numpy_backend:NumpyBackend" % (sys.executable, ADAPTER),
+           "--source", "corpus", "--corpus", os.path.join(SOURCE, "fixtures", "corpus"),
+           "--report", report]
+for f in FILTERS:
+    command += ["--filter", f]
+run = subprocess.run(command, env=env, cwd=WORK, stdout=subprocess.PIPE,
+                     stderr=subprocess.PIPE, universal_newlines=True)
+summary = [line for line in run.stdout.splitlines() if " cases: " in line]
+print(summary[0] if summary else run.stdout[-2000:])
+check(os.path.exists(report), "seqconf wrote no report (exit %d): %s"
+      % (run.returncode, run.stderr[-2000:]))
+if failures:
+    sys.exit(1)
+
+with open(report) as f:
+    r = json.load(f)
+check(r["runtime"]["name"] == "NumpyBackend" and r["runtime"]["version"] == "0.1",
+      "handshake name and version: %s" % r["runtime"])
+cases = r["cases"]
+ops = {params(c["id"])[0] for c in cases}
+check(ops == {"SequenceAt", "SequenceInsert", "SequenceErase", "SplitToSequence",
+              "SequenceMap"}, "operators run: %s" % sorted(ops))
+counts = {}
+for c in cases:
+    want = expected_status(c["id"])
+    counts[want] = counts.get(want, 0) + 1
+    check(c["status"] == want, "%s: %s, expected %s (%s)" % (c["id"], c["status"], want,
+                                                            c["message"][:200]))
+    if want == "fail":
+        check(any(k.startswith("position.") for k in c["clauses"]),
+              "%s: the failure names the position clause: %s" % (c["id"], c["clauses"]))
+print("expected: %s" % ", ".join("%d %s" % (v, k) for k, v in sorted(counts.items())))
+check(counts.get("fail", 0) > 0 and counts.get("pass", 0) > 0, "both sides are exercised")
+if failures:
+    print("%d failure(s)" % len(failures))
+    sys.exit(1)
+print("ok: %d cases as expected" % len(cases))
