@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # ./run.sh        install what is missing, build, run the conformance job
 # ./run.sh test   install what is missing, build, run the whole test suite (ctest)
+# ./run.sh history  also install the ONNX Runtime releases of $ORT_VERSIONS, run each, and
+#                   write their departures side by side (tools/history.sh)
 set -euo pipefail
 cd "$(dirname "$0")"
 
 mode="${1:-main}"
-case "$mode" in main | test) ;; *)
-  echo "usage: ./run.sh [test]" >&2
+case "$mode" in main | test | history) ;; *)
+  echo "usage: ./run.sh [test | history]" >&2
   exit 2
   ;;
 esac
@@ -32,6 +34,9 @@ fi
 
 # Optional runtimes (ONNX Runtime from the npm registry); a failure here leaves the
 # reference usable and the runtime tests report skipped.
+if [[ "$mode" == history ]]; then
+  export ORT_VERSIONS="${ORT_VERSIONS:-1.14.0 1.17.0 1.17.3 1.20.1 1.30.0}"
+fi
 if [[ -x tools/setup-runtimes.sh ]]; then
   tools/setup-runtimes.sh || echo "== runtime setup failed; continuing with the reference only" >&2
 fi
@@ -45,4 +50,5 @@ if [[ "$mode" == test ]]; then
   exec ctest --output-on-failure -j"$(nproc)" --output-junit ctest-junit.xml
 fi
 
+[[ "$mode" == history ]] && exec tools/history.sh
 exec tools/main-job.sh

@@ -1,7 +1,12 @@
 // ONNX Runtime through its C API, opened with dlopen. See onnxruntime.h.
 #include "runtimes/onnxruntime.h"
 
+#include <string.h>  // strverscmp (GNU)
+
+#include <algorithm>
 #include <cstdlib>
+#include <system_error>
+#include <vector>
 
 #include "reference/error.h"
 #include "reference/model_builder.h"
@@ -31,6 +36,31 @@ std::filesystem::path default_onnxruntime_library() {
 #else
   return "libonnxruntime.so.1";
 #endif
+}
+
+std::vector<std::filesystem::path> onnxruntime_release_libraries() {
+  namespace fs = std::filesystem;
+  fs::path root;
+  if (const char* env = std::getenv("SEQCONF_ORT_RELEASES"); env && *env) {
+    root = env;
+  } else {
+#ifdef SEQCONF_SOURCE_DIR
+    root = fs::path(SEQCONF_SOURCE_DIR) / "third_party" / "onnxruntime-releases";
+#else
+    return {};
+#endif
+  }
+  std::vector<fs::path> libs;
+  std::error_code ec;
+  for (fs::directory_iterator it(root, ec), end; !ec && it != end; it.increment(ec)) {
+    const fs::path lib = it->path() / "libonnxruntime.so.1";
+    if (fs::is_regular_file(lib, ec)) libs.push_back(lib);
+  }
+  // By release number: strverscmp orders the digit runs as numbers (1.9.0 before 1.10.0).
+  std::sort(libs.begin(), libs.end(), [](const fs::path& a, const fs::path& b) {
+    return ::strverscmp(a.parent_path().filename().c_str(), b.parent_path().filename().c_str()) < 0;
+  });
+  return libs;
 }
 
 #if !SEQCONF_HAVE_ORT

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "runtimes/runtime.h"
 
@@ -21,6 +22,11 @@ bool onnxruntime_compiled_in();
 // $SEQCONF_ORT_LIB if set, else the library tools/setup-runtimes.sh installs
 // (third_party/onnxruntime/lib/libonnxruntime.so.1 under the source tree).
 std::filesystem::path default_onnxruntime_library();
+
+// The further ONNX Runtime releases tools/setup-runtimes.sh installs when ORT_VERSIONS is set:
+// third_party/onnxruntime-releases/<version>/libonnxruntime.so.1 under the source tree (or
+// under $SEQCONF_ORT_RELEASES), by ascending release number. Empty when there are none.
+std::vector<std::filesystem::path> onnxruntime_release_libraries();
 
 // Opens the library and asks for API kOrtApiVersion. Throws Error(not_supported) when the
 // build lacks the header or the library's API is older, Error(io_error) when dlopen fails.

@@ -15,6 +15,7 @@ struct Row {
   std::string spec;  // what --runtime takes
   bool available = false;
   std::string name, version, location, note;
+  bool release = false;  // one of the ORT_VERSIONS releases (history), not a default runtime
 };
 
 Row probe(const std::string& spec) {
@@ -34,7 +35,9 @@ Row probe(const std::string& spec) {
 
 const CommandRegistrar kRuntimes(80, [](CLI::App& app) {
   auto* cmd = app.add_subcommand(
-      "runtimes", "List the runtimes this build can drive (name, version, library or command)");
+      "runtimes",
+      "List the runtimes this build can drive (name, version, library or command), then the "
+      "further ONNX Runtime releases installed with ORT_VERSIONS=... tools/setup-runtimes.sh");
   static bool as_json = false;
   cmd->add_flag("--json", as_json, "Write the list as JSON");
   cmd->callback([] {
@@ -45,6 +48,10 @@ const CommandRegistrar kRuntimes(80, [](CLI::App& app) {
     } else {
       rows.push_back(probe("onnxruntime-web"));
     }
+    for (const auto& lib : onnxruntime_release_libraries()) {
+      rows.push_back(probe("onnxruntime=" + lib.string()));
+      rows.back().release = true;
+    }
     if (as_json) {
       nlohmann::json j = nlohmann::json::array();
       for (const Row& r : rows)
@@ -53,13 +60,15 @@ const CommandRegistrar kRuntimes(80, [](CLI::App& app) {
                      {"name", r.name},
                      {"version", r.version},
                      {"location", r.location},
-                     {"note", r.note}});
+                     {"note", r.note},
+                     {"release", r.release}});
       std::cout << j.dump(2) << "\n";
       return;
     }
     for (const Row& r : rows) {
       if (r.available)
-        std::cout << r.spec << "\t" << r.name << " " << r.version << "\t" << r.location << "\n";
+        std::cout << r.spec << "\t" << r.name << " " << r.version << "\t" << r.location
+                  << (r.release ? "\t(release, for tools/history.sh)" : "") << "\n";
       else
         std::cout << r.spec << "\tunavailable\t" << r.note << "\n";
     }

@@ -30,7 +30,7 @@ if [[ ! -d "$corpus" ]]; then
 fi
 
 # Runtimes: the reference first, then every other runtime `seqconf runtimes --json` reports
-# as available.
+# as available, except the further ONNX Runtime releases (tools/history.sh runs those).
 runtimes=(reference)
 if [[ -n "${SEQCONF_RUNTIMES:-}" ]]; then
   read -r -a runtimes <<<"$SEQCONF_RUNTIMES"
@@ -40,7 +40,7 @@ elif listed="$("$seqconf" runtimes --json 2>/dev/null)"; then
   done < <(/usr/bin/python3 -c '
 import json, sys
 for r in json.load(sys.stdin):
-    if r.get("available"):
+    if r.get("available") and not r.get("release"):
         print(r["spec"])' <<<"$listed" 2>/dev/null)
   echo "== runtimes: ${runtimes[*]}"
 fi

@@ -8,8 +8,38 @@
 #                                      the latter used by adapters/onnxruntime-web/
 #
 # Versions can be overridden: ORT_VERSION (default 1.30.0), ORT_HEADERS_PACKAGE.
+#
+# Release history: ORT_VERSIONS="1.14.0 1.17.0 1.17.3 1.20.1 1.30.0" also installs each of those
+# ONNX Runtime releases (the CPU library only) into its own folder,
+#   third_party/onnxruntime-releases/<version>/libonnxruntime.so.1
+# which `seqconf runtimes` lists as onnxruntime=<that library> (tools/history.sh runs them all).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+# One release into third_party/onnxruntime-releases/<version>/: npm install without the
+# package's scripts (its postinstall fetches GPU libraries), then the library copied out.
+install_release() {
+  local version="$1" dir="$PWD/third_party/onnxruntime-releases/$1"
+  [[ -f "$dir/libonnxruntime.so.1" ]] && return 0
+  [[ "$version" =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] || {
+    echo "setup-runtimes: ORT_VERSIONS: '$version' is not a release number like 1.17.0" >&2
+    return 1
+  }
+  echo "== npm: onnxruntime-node@$version (library only) into $dir"
+  mkdir -p "$dir/npm"
+  [[ -f "$dir/npm/package.json" ]] || echo '{"private": true}' >"$dir/npm/package.json"
+  (cd "$dir/npm" && ONNXRUNTIME_NODE_INSTALL=skip npm install --ignore-scripts --no-audit \
+    --no-fund --loglevel=error "onnxruntime-node@$version")
+  # napi-v3 up to 1.17, napi-v6 later; the file is libonnxruntime.so.1 or .so.<version>.
+  local lib
+  lib="$(find "$dir/npm/node_modules/onnxruntime-node/bin" -path '*/linux/x64/*' \
+    -name 'libonnxruntime.so*' -type f | sort | head -n 1)"
+  [[ -n "$lib" ]] || {
+    echo "setup-runtimes: no linux/x64 libonnxruntime.so in onnxruntime-node@$version" >&2
+    return 1
+  }
+  cp -f "$lib" "$dir/libonnxruntime.so.1.tmp" && mv -f "$dir/libonnxruntime.so.1.tmp" "$dir/libonnxruntime.so.1"
+}
 
 ort_version="${ORT_VERSION:-1.30.0}"
 # No ORT npm package for Node ships the C headers; this one (MIT) carries the official ones.
@@ -19,6 +49,14 @@ root="$PWD/third_party"
 ort="$root/onnxruntime"
 npm_dir="$root/npm"
 stamp="$root/.runtimes-$ort_version"
+
+if [[ -n "${ORT_VERSIONS:-}" ]]; then
+  command -v npm >/dev/null 2>&1 || {
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq && apt-get install -y -qq --no-install-recommends nodejs npm
+  }
+  for version in $ORT_VERSIONS; do install_release "$version"; done
+fi
 
 if [[ -f "$stamp" && -f "$ort/include/onnxruntime_c_api.h" && -f "$ort/lib/libonnxruntime.so.1" &&
   -d "$npm_dir/node_modules/onnxruntime-web" ]]; then

@@ -14,41 +14,16 @@
 """
 import json
 import os
-import shutil
-import subprocess
 import sys
 
 SEQCONF, SCHEMA, WORK = sys.argv[1:4]
-failures = []
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from cli_check import CliCheck  # noqa: E402
+
+t = CliCheck(SEQCONF, WORK)
+check, run, path, load, save = t.check, t.run, t.path, t.load, t.save
 
 
-def check(cond, what):
-    print(("ok:   " if cond else "FAIL: ") + what)
-    if not cond:
-        failures.append(what)
-
-
-def run(*args):
-    p = subprocess.run([SEQCONF, *args], capture_output=True, text=True, timeout=600)
-    return p.returncode, p.stdout + p.stderr
-
-
-def path(name):
-    return os.path.join(WORK, name)
-
-
-def load(name):
-    with open(path(name), encoding="utf-8") as f:
-        return json.load(f)
-
-
-def save(name, doc):
-    with open(path(name), "w", encoding="utf-8") as f:
-        json.dump(doc, f)
-
-
-shutil.rmtree(WORK, ignore_errors=True)
-os.makedirs(WORK)
 base = ["run", "--runtime", "reference", "--source", "onnx-backend"]
 run(*base, "--report", path("full.json"))
 run(*base, "--shard", "1/2", "--report", path("shard1.json"))
@@ -111,5 +86,4 @@ for name, why in (("missing.json", "a missing report"), ("not-json.json", "a fil
         rc, out = run("diff", *args)
         check(rc == 2 and name in out, f"{why} exits 2 naming the file (exit {rc}: {out.strip()})")
 
-print(f"{len(failures)} failure(s)")
-sys.exit(1 if failures else 0)
+sys.exit(t.finish())

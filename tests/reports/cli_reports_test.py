@@ -16,40 +16,21 @@ cases with the reference:
 """
 import json
 import os
-import shutil
 import subprocess
 import sys
 
 SEQCONF, SCHEMA, VALIDATOR, WORK = sys.argv[1:5]
-failures = []
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from cli_check import CliCheck  # noqa: E402
 
-
-def check(cond, what):
-    print(("ok:   " if cond else "FAIL: ") + what)
-    if not cond:
-        failures.append(what)
-
-
-def run(*args):
-    p = subprocess.run([SEQCONF, *args], capture_output=True, text=True, timeout=600)
-    return p.returncode, p.stdout + p.stderr
-
-
-def load(name):
-    with open(os.path.join(WORK, name), encoding="utf-8") as f:
-        return json.load(f)
+t = CliCheck(SEQCONF, WORK)
+check, run, load, path = t.check, t.run, t.load, t.path
 
 
 def comparable(cases):
     return [{k: v for k, v in c.items() if k != "duration_ms"} for c in cases]
 
 
-def path(name):
-    return os.path.join(WORK, name)
-
-
-shutil.rmtree(WORK, ignore_errors=True)
-os.makedirs(WORK)
 base = ["run", "--runtime", "reference", "--source", "onnx-backend"]
 
 rc, out = run(*base, "--report", path("full.json"), "--junit", path("full.xml"),
@@ -146,5 +127,4 @@ rc = subprocess.run(["/usr/bin/python3", VALIDATOR, SCHEMA] +
                                        "expectations.xml")]).returncode
 check(rc == 0, "every report written validates against the schema")
 
-print(f"{len(failures)} failure(s)")
-sys.exit(1 if failures else 0)
+sys.exit(t.finish())

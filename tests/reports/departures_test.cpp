@@ -25,17 +25,8 @@ namespace seqconf::reports {
 namespace {
 
 using nlohmann::json;
+using testing::run_info;
 using testing::synthetic_outcomes;
-
-RunInfo run_info() {
-  RunInfo i;
-  i.runtime_name = "reference";
-  i.runtime_version = "0.1.0";
-  i.start_time = "2026-01-01T00:00:00.000Z";
-  i.end_time = "2026-01-01T00:00:01.000Z";
-  i.options = {{"runtime", "reference"}, {"source", "all"}};
-  return i;
-}
 
 // The entries of report_test.cpp: uint16 not_supported listed, uint32 (entry says fail) not,
 // the skipped SplitToSequence case matched, the crash listed.

@@ -14,18 +14,14 @@ namespace {
 
 using nlohmann::json;
 
-RunInfo info(std::string version) {
-  RunInfo i;
-  i.runtime_name = "onnxruntime";
-  i.runtime_version = std::move(version);
-  i.start_time = "2026-01-01T00:00:00.000Z";
-  i.end_time = "2026-01-01T00:00:01.000Z";
-  i.options = {{"runtime", "onnxruntime"}, {"source", "all"}};
-  return i;
+Report base_report() {
+  return make_report(testing::run_info("onnxruntime", "1.17.0"), testing::diff_base_outcomes(),
+                     nullptr);
 }
-
-Report base_report() { return make_report(info("1.17.0"), testing::diff_base_outcomes(), nullptr); }
-Report new_report() { return make_report(info("1.17.3"), testing::diff_new_outcomes(), nullptr); }
+Report new_report() {
+  return make_report(testing::run_info("onnxruntime", "1.17.3"), testing::diff_new_outcomes(),
+                     nullptr);
+}
 
 std::map<std::string, Change> categories(const ReportDiff& d) {
   std::map<std::string, Change> m;
@@ -106,9 +102,10 @@ TEST(Diff, MergedShardsEqualTheWholeRun) {
   std::vector<Outcome> a, b;
   for (size_t k = 0; k < all.size(); ++k) (k % 2 ? b : a).push_back(all[k]);
   const auto through_json = [](const Report& r) { return report_from_json(report_to_json(r)); };
-  const Report merged = merge({through_json(make_report(info("1.17.3"), a, nullptr)),
-                               through_json(make_report(info("1.17.3"), b, nullptr))},
-                              {"a.json", "b.json"});
+  const Report merged =
+      merge({through_json(make_report(testing::run_info("onnxruntime", "1.17.3"), a, nullptr)),
+             through_json(make_report(testing::run_info("onnxruntime", "1.17.3"), b, nullptr))},
+            {"a.json", "b.json"});
   const ReportDiff d = diff_reports(new_report(), merged);
   EXPECT_TRUE(d.changes.empty());
   EXPECT_EQ(d.unchanged, static_cast<int>(all.size()));
@@ -220,7 +217,7 @@ TEST(Diff, HtmlFormInTheReportsLook) {
 TEST(Diff, RejectsARepeatedCaseId) {
   auto twice = testing::diff_base_outcomes();
   twice.push_back(twice.front());
-  const Report r = make_report(info("1.17.0"), twice, nullptr);
+  const Report r = make_report(testing::run_info("onnxruntime", "1.17.0"), twice, nullptr);
   try {
     diff_reports(base_report(), r, "a.json", "b.json");
     FAIL() << "no error";

@@ -25,6 +25,7 @@ namespace {
 
 using nlohmann::json;
 using testing::outcome;
+using testing::run_info;
 using testing::synthetic_outcomes;
 
 const json kExpectations = json::parse(R"({
@@ -36,16 +37,6 @@ const json kExpectations = json::parse(R"({
     {"id": "corpus.SequenceAt.string.*", "status": "fail", "reason": "strings broken"},
     {"id": "corpus.SequenceInsert.int8.append", "status": "crash", "reason": "segfault"}
   ]})");
-
-RunInfo info() {
-  RunInfo i;
-  i.runtime_name = "reference";
-  i.runtime_version = "0.1.0";
-  i.start_time = "2026-01-01T00:00:00.000Z";
-  i.end_time = "2026-01-01T00:00:01.000Z";
-  i.options = {{"runtime", "reference"}, {"source", "all"}};
-  return i;
-}
 
 const CaseRecord& find_case(const Report& r, const std::string& id) {
   for (const auto& c : r.cases)
@@ -176,7 +167,7 @@ TEST(Expectations, InvalidFilesNameTheProblem) {
 }
 
 TEST(Report, SummaryWithoutExpectations) {
-  const Report r = make_report(info(), synthetic_outcomes(), nullptr);
+  const Report r = make_report(run_info(), synthetic_outcomes(), nullptr);
   const Summary& s = r.summary;
   EXPECT_EQ(s.total, 10);
   EXPECT_EQ(s.passed, 4);
@@ -197,7 +188,7 @@ TEST(Report, SummaryWithoutExpectations) {
 
 TEST(Report, SummaryWithExpectations) {
   const auto ex = Expectations::from_json(kExpectations);
-  const Report r = make_report(info(), synthetic_outcomes(), &ex);
+  const Report r = make_report(run_info(), synthetic_outcomes(), &ex);
   const Summary& s = r.summary;
   EXPECT_EQ(s.total, 10);
   EXPECT_EQ(s.expected_failures, 2);    // uint16 not_supported, int8.append crash
@@ -216,11 +207,11 @@ TEST(Report, SummaryWithExpectations) {
       outcome("corpus.SplitToSequence.uint16.a", "SplitToSequence", "uint16",
               Status::not_supported),
       outcome("corpus.SequenceAt.float.ok", "SequenceAt", "float", Status::pass)};
-  EXPECT_EQ(exit_code(make_report(info(), only_expected, &ex)), 0);
+  EXPECT_EQ(exit_code(make_report(run_info(), only_expected, &ex)), 0);
 }
 
 TEST(Report, MatrixAndFindings) {
-  const Report r = make_report(info(), synthetic_outcomes(), nullptr);
+  const Report r = make_report(run_info(), synthetic_outcomes(), nullptr);
   ASSERT_EQ(r.matrix.size(), 8u);
   std::map<std::pair<std::string, std::string>, const MatrixCell*> at;
   for (const auto& c : r.matrix) at[{c.op, c.column}] = &c;
@@ -248,7 +239,7 @@ TEST(Report, MatrixAndFindings) {
 
 // The op x context matrix, counted by hand from synthetic.h's context list.
 TEST(Report, ContextMatrix) {
-  const Report r = make_report(info(), synthetic_outcomes(), nullptr);
+  const Report r = make_report(run_info(), synthetic_outcomes(), nullptr);
   std::vector<std::tuple<std::string, std::string, int, Status>> cells;
   for (const auto& c : r.context_matrix) cells.emplace_back(c.op, c.column, c.total, c.worst());
   const std::vector<std::tuple<std::string, std::string, int, Status>> expected = {
@@ -275,7 +266,7 @@ TEST(Report, ContextMatrix) {
 }
 
 TEST(Report, SummaryText) {
-  const Report r = make_report(info(), synthetic_outcomes(), nullptr);
+  const Report r = make_report(run_info(), synthetic_outcomes(), nullptr);
   const std::string t = summary_text(r);
   EXPECT_NE(t.find("SequenceAt"), std::string::npos);
   EXPECT_NE(t.find("2/3"), std::string::npos);   // SequenceAt: 2 of 3 passed
@@ -297,7 +288,7 @@ std::vector<Outcome> with_spec(std::vector<Outcome> outcomes, const std::string&
 
 TEST(JsonReport, RoundTripKeepsEveryField) {
   const auto ex = Expectations::from_json(kExpectations);
-  RunInfo i = info();
+  RunInfo i = run_info();
   i.expectations_file = "exp.json";
   const Report r = make_report(i,
                                with_spec(synthetic_outcomes(), "corpus.SequenceAt.float.pos_neg",
@@ -323,7 +314,7 @@ TEST(JsonReport, RoundTripKeepsEveryField) {
 }
 
 TEST(JsonReport, ContextMatrixBesideTheDtypeMatrix) {
-  const json j = report_to_json(make_report(info(), synthetic_outcomes(), nullptr));
+  const json j = report_to_json(make_report(run_info(), synthetic_outcomes(), nullptr));
   const json& m = j.at("context_matrix");
   EXPECT_EQ(m.at("ops"), json({"SequenceAt", "SequenceInsert", "SplitToSequence", "model"}));
   EXPECT_EQ(m.at("contexts"),
@@ -343,7 +334,7 @@ TEST(JsonReport, ContextMatrixBesideTheDtypeMatrix) {
 
 // Reports written before cases carried a context read as context inputs.
 TEST(JsonReport, CaseWithoutContextReadsAsInputs) {
-  json j = report_to_json(make_report(info(), synthetic_outcomes(), nullptr));
+  json j = report_to_json(make_report(run_info(), synthetic_outcomes(), nullptr));
   for (auto& c : j["cases"]) c.erase("context");
   j.erase("context_matrix");
   const Report r = report_from_json(j);
@@ -354,7 +345,7 @@ TEST(JsonReport, CaseWithoutContextReadsAsInputs) {
 }
 
 TEST(JsonReport, RejectsWhatItCannotRead) {
-  json j = report_to_json(make_report(info(), synthetic_outcomes(), nullptr));
+  json j = report_to_json(make_report(run_info(), synthetic_outcomes(), nullptr));
   json bad = j;
   bad["schema_version"] = 99;
   EXPECT_THROW(report_from_json(bad), Error);
@@ -373,7 +364,7 @@ TEST(JsonReport, RejectsWhatItCannotRead) {
 }
 
 TEST(JsonReport, RejectsAnUnknownReason) {
-  json bad = report_to_json(make_report(info(), synthetic_outcomes(), nullptr));
+  json bad = report_to_json(make_report(run_info(), synthetic_outcomes(), nullptr));
   bad["cases"][1]["reason"] = "signal";
   try {
     report_from_json(bad);
@@ -390,12 +381,12 @@ TEST(Merge, TwoShardsEqualTheWholeRun) {
   const auto all = synthetic_outcomes();
   std::vector<Outcome> a, b;
   for (size_t k = 0; k < all.size(); ++k) (k % 2 ? b : a).push_back(all[k]);
-  RunInfo ia = info(), ib = info();
+  RunInfo ia = run_info(), ib = run_info();
   ia.options["shard"] = "1/2";
   ib.options["shard"] = "2/2";
   ib.start_time = "2026-01-01T00:00:00.500Z";
   ib.end_time = "2026-01-01T00:00:02.000Z";
-  const Report whole = make_report(info(), all, &ex);
+  const Report whole = make_report(run_info(), all, &ex);
   const Report merged =
       merge({make_report(ia, a, &ex), make_report(ib, b, &ex)}, {"a.json", "b.json"});
   const json jw = report_to_json(whole), jm = report_to_json(merged);
@@ -423,10 +414,10 @@ TEST(Merge, ShardsReadFromJsonKeepTheirContexts) {
   std::vector<Outcome> a, b;
   for (size_t k = 0; k < all.size(); ++k) (k < 5 ? a : b).push_back(all[k]);
   const auto through_json = [](const Report& r) { return report_from_json(report_to_json(r)); };
-  const Report merged = merge({through_json(make_report(info(), a, nullptr)),
-                               through_json(make_report(info(), b, nullptr))},
+  const Report merged = merge({through_json(make_report(run_info(), a, nullptr)),
+                               through_json(make_report(run_info(), b, nullptr))},
                               {"a.json", "b.json"});
-  const Report whole = make_report(info(), all, nullptr);
+  const Report whole = make_report(run_info(), all, nullptr);
   EXPECT_EQ(report_to_json(merged)["context_matrix"], report_to_json(whole)["context_matrix"]);
   EXPECT_EQ(context_column(find_case(merged, "corpus.SplitToSequence.uint32.split_scalar").outcome),
             "constant_nodes");
@@ -435,12 +426,12 @@ TEST(Merge, ShardsReadFromJsonKeepTheirContexts) {
 
 TEST(Merge, RejectsOverlapAndMixedRuntimes) {
   const auto all = synthetic_outcomes();
-  const Report r = make_report(info(), all, nullptr);
+  const Report r = make_report(run_info(), all, nullptr);
   EXPECT_THROW(merge({r, r}, {}), Error);
-  RunInfo other = info();
+  RunInfo other = run_info();
   other.runtime_name = "onnxruntime";
   const Report o = make_report(other, {all[0]}, nullptr);
-  const Report rest = make_report(info(), {all[1]}, nullptr);
+  const Report rest = make_report(run_info(), {all[1]}, nullptr);
   EXPECT_THROW(merge({rest, o}, {}), Error);
   EXPECT_THROW(merge({}, {}), Error);
 }
@@ -474,7 +465,7 @@ TEST(Output, AtomicWrite) {
 
 TEST(JunitReport, MapsVerdicts) {
   const auto ex = Expectations::from_json(kExpectations);
-  const std::string x = report_to_junit(make_report(info(), synthetic_outcomes(), &ex));
+  const std::string x = report_to_junit(make_report(run_info(), synthetic_outcomes(), &ex));
   // failures: unexpected pass, fail, unexpected not_supported; errors: the error;
   // skipped: 2 expected failures + 1 skipped.
   EXPECT_NE(x.find("tests=\"10\" failures=\"3\" errors=\"1\" skipped=\"3\""), std::string::npos)
@@ -493,7 +484,7 @@ TEST(JunitReport, MapsVerdicts) {
 TEST(HtmlReport, MatrixCellsDetailsAndEscaping) {
   const auto ex = Expectations::from_json(kExpectations);
   const std::string h = report_to_html(
-      make_report(info(),
+      make_report(run_info(),
                   with_spec(synthetic_outcomes(), "corpus.SequenceAt.float.pos_neg",
                             "Negative value means counting <back>", {"position.negative"}),
                   &ex));
@@ -529,12 +520,12 @@ TEST(HtmlReport, MatrixCellsDetailsAndEscaping) {
   EXPECT_EQ(h.find("<script"), std::string::npos);
   EXPECT_EQ(h.find("http://"), std::string::npos);  // self-contained
 
-  const std::string clean = report_to_html(make_report(info(), synthetic_outcomes(), nullptr));
+  const std::string clean = report_to_html(make_report(run_info(), synthetic_outcomes(), nullptr));
   EXPECT_EQ(count(clean, "<details class=\"case\""), 6u);
 }
 
 TEST(HtmlReport, ReproduceCommandRepeatsTheRunsChoices) {
-  RunInfo i = info();
+  RunInfo i = run_info();
   i.options = {{"runtime", "onnxruntime=/opt/ort/lib.so"},
                {"corpus", "/tmp/my corpus"},
                {"onnx_testdata", ""},
@@ -552,13 +543,14 @@ TEST(HtmlReport, ReproduceCommandRepeatsTheRunsChoices) {
 
 TEST(HtmlReport, IndexComparesRuntimes) {
   const auto all = synthetic_outcomes();
-  RunInfo other = info();
+  RunInfo other = run_info();
   other.runtime_name = "onnxruntime";
   std::vector<Outcome> ort = all;
   for (auto& o : ort)
     if (o.status != Status::skipped) o.status = Status::pass;
-  const std::string h = index_to_html({{make_report(info(), all, nullptr), "reference.html", ""},
-                                       {make_report(other, ort, nullptr), "", ""}});
+  const std::string h =
+      index_to_html({{make_report(run_info(), all, nullptr), "reference.html", ""},
+                     {make_report(other, ort, nullptr), "", ""}});
   EXPECT_NE(h.find("data-runtime=\"onnxruntime\" data-op=\"SequenceAt\" data-dtype=\"float\" "
                    "data-status=\"pass\""),
             std::string::npos);

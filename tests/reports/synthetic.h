@@ -27,6 +27,18 @@ inline Outcome outcome(std::string id, std::string op, std::string dtype, Status
   return o;
 }
 
+// The run of the synthetic reports: a reference run over all sources, fixed times.
+inline RunInfo run_info(std::string runtime_name = "reference",
+                        std::string runtime_version = "0.1.0") {
+  RunInfo i;
+  i.runtime_name = std::move(runtime_name);
+  i.runtime_version = std::move(runtime_version);
+  i.start_time = "2026-01-01T00:00:00.000Z";
+  i.end_time = "2026-01-01T00:00:01.000Z";
+  i.options = {{"runtime", i.runtime_name}, {"source", "all"}};
+  return i;
+}
+
 inline Ambiguity position_shape_ambiguity(std::string detail) {
   return {"position_shape_1", "SequenceInsert",
           "'position' ... It is an error if 'position' is not a scalar tensor.", std::move(detail)};

@@ -1,6 +1,11 @@
 // make_runtime: the third-party runtime specs and the isolation option.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "runtimes/onnxruntime.h"
 #include "runtimes/registry.h"
 #include "tests/support/runtime_test_util.h"
 #include "tests/support/test_util.h"
@@ -24,6 +29,26 @@ TEST(Registry, RejectsBadSpecs) {
   EXPECT_EQ(code_of("onnxruntime-web=x"), ErrorCode::invalid_argument);
   const ErrorCode missing = code_of("onnxruntime=/nonexistent/libonnxruntime.so.1");
   EXPECT_TRUE(missing == ErrorCode::io_error || missing == ErrorCode::not_supported);
+}
+
+// The releases of ORT_VERSIONS: folders with a library, by release number (1.9 before 1.10);
+// a folder without the library is not one.
+TEST(Registry, OnnxRuntimeReleasesInReleaseOrder) {
+  namespace fs = std::filesystem;
+  const fs::path root = fs::path(::testing::TempDir()) / "seqconf-ort-releases";
+  fs::remove_all(root);
+  for (const char* v : {"1.10.0", "1.9.0", "1.17.3", "1.17.0"}) {
+    fs::create_directories(root / v);
+    std::ofstream(root / v / "libonnxruntime.so.1") << "not a library";
+  }
+  fs::create_directories(root / "1.20.1" / "npm");  // an install that did not finish
+  ::setenv("SEQCONF_ORT_RELEASES", root.c_str(), 1);
+  const auto libs = onnxruntime_release_libraries();
+  ::unsetenv("SEQCONF_ORT_RELEASES");
+  std::vector<std::string> versions;
+  for (const auto& lib : libs) versions.push_back(lib.parent_path().filename().string());
+  EXPECT_EQ(versions, (std::vector<std::string>{"1.9.0", "1.10.0", "1.17.0", "1.17.3"}));
+  fs::remove_all(root);
 }
 
 TEST(Registry, ProcessSpecStartsTheCommand) {
