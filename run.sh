@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # ./run.sh        install what is missing, build, run the conformance job
 # ./run.sh test   install what is missing, build, run the whole test suite (ctest)
+# ./run.sh build  install what is missing and build, nothing more (CI jobs that run seqconf)
 # ./run.sh history  also install the ONNX Runtime releases of $ORT_VERSIONS, run each, and
 #                   write their departures side by side (tools/history.sh)
 set -euo pipefail
 cd "$(dirname "$0")"
 
 mode="${1:-main}"
-case "$mode" in main | test | history) ;; *)
-  echo "usage: ./run.sh [test | history]" >&2
+case "$mode" in main | test | build | history) ;; *)
+  echo "usage: ./run.sh [test | build | history]" >&2
   exit 2
   ;;
 esac
@@ -18,7 +19,7 @@ packages=(g++ cmake make pkg-config
   libonnx-dev libonnx-testdata libprotobuf-dev protobuf-compiler
   libgtest-dev libgmock-dev librapidcheck-dev libbenchmark-dev
   nlohmann-json3-dev libcli11-dev libfmt-dev
-  python3 python3-jsonschema python3-onnx chromium
+  python3 python3-jsonschema python3-onnx python3-yaml chromium
   clang-14 libclang-rt-14-dev valgrind)
 
 missing=()
@@ -50,5 +51,6 @@ if [[ "$mode" == test ]]; then
   exec ctest --output-on-failure -j"$(nproc)" --output-junit ctest-junit.xml
 fi
 
+[[ "$mode" == build ]] && exit 0
 [[ "$mode" == history ]] && exec tools/history.sh
 exec tools/main-job.sh
