@@ -89,10 +89,36 @@ Tally tally(const std::vector<Outcome>& outcomes) {
 
 std::string summary_line(const Tally& t, const std::string& runtime) {
   auto n = [](int v) { return std::to_string(v); };
-  return runtime + ": " + n(t.total) + " cases: " + n(t.passed) + " pass, " + n(t.failed) +
-         " fail, " + n(t.errored) + " error, " + n(t.not_supported) + " not_supported, " +
-         n(t.crashed) + " crash, " + n(t.timed_out) + " timeout, " + n(t.skipped) + " skipped; " +
-         n(t.findings) + " static findings, " + n(t.ambiguities) + " ambiguities met";
+  return terminal_safe(runtime) + ": " + n(t.total) + " cases: " + n(t.passed) + " pass, " +
+         n(t.failed) + " fail, " + n(t.errored) + " error, " + n(t.not_supported) +
+         " not_supported, " + n(t.crashed) + " crash, " + n(t.timed_out) + " timeout, " +
+         n(t.skipped) + " skipped; " + n(t.findings) + " static findings, " + n(t.ambiguities) +
+         " ambiguities met";
+}
+
+std::string terminal_safe(std::string_view s, bool keep_newlines) {
+  static const char* const kHex = "0123456789abcdef";
+  std::string out;
+  out.reserve(s.size());
+  for (size_t i = 0; i < s.size(); ++i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c == '\n') {
+      out += keep_newlines ? "\n" : "\\n";
+    } else if ((c < 0x20 && c != '\t') || c == 0x7f) {
+      out += "\\x";
+      out += kHex[c >> 4];
+      out += kHex[c & 0xf];
+    } else if (c == 0xc2 && i + 1 < s.size() && static_cast<unsigned char>(s[i + 1]) >= 0x80 &&
+               static_cast<unsigned char>(s[i + 1]) <= 0x9f) {
+      const auto d = static_cast<unsigned char>(s[++i]);
+      out += "\\u00";
+      out += kHex[d >> 4];
+      out += kHex[d & 0xf];
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out;
 }
 
 std::string outcome_line(const Outcome& o) {
@@ -101,7 +127,7 @@ std::string outcome_line(const Outcome& o) {
   s += " " + o.case_id;
   if (o.reason != Reason::none) s += " [" + std::string(reason_name(o.reason)) + "]";
   if (!o.message.empty()) s += " " + o.message;
-  return s;
+  return terminal_safe(s);
 }
 
 }  // namespace seqconf

@@ -107,7 +107,13 @@ struct Tally {
 Tally tally(const std::vector<Outcome>& outcomes);
 // "<runtime>: 26 cases: 26 pass, 0 fail, ..." in one line.
 std::string summary_line(const Tally& t, const std::string& runtime);
-// One line for a non-passing outcome: "FAIL <id> [reason] message".
+// One line for a non-passing outcome: "FAIL <id> [reason] message", terminal_safe.
 std::string outcome_line(const Outcome& o);
+// Text a terminal shows as it is: a runtime's message or a folder name cannot move the cursor,
+// recolour or retitle the terminal, or hide what follows. Control characters other than tab
+// (C0, DEL, and C1 as UTF-8 U+0080..U+009F, which some terminals obey like ESC) become visible
+// escapes ("\x1b", "\u009b"); a newline becomes "\n", keeping one outcome per line, unless
+// keep_newlines (a table of several lines).
+std::string terminal_safe(std::string_view s, bool keep_newlines = false);
 
 }  // namespace seqconf

@@ -111,7 +111,8 @@ void Progress::done(const std::string& id) {
   std::lock_guard<std::mutex> lock(mutex_);
   ++done_;
   if (!tty_) return;
-  std::string line = "[" + std::to_string(done_) + "/" + std::to_string(total_) + "] " + id;
+  std::string line =
+      "[" + std::to_string(done_) + "/" + std::to_string(total_) + "] " + terminal_safe(id);
   if (line.size() > 110) line = line.substr(0, 107) + "...";
   std::fprintf(stderr, "\r\033[K%s", line.c_str());
   std::fflush(stderr);

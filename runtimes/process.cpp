@@ -361,8 +361,14 @@ class ProcessRuntime : public Runtime {
       : command_(std::move(command)), options_(options), child_(command_) {
     // A child that dies while we write to it must not take the suite down with SIGPIPE.
     ::signal(SIGPIPE, SIG_IGN);
-    char tmpl[] = "/tmp/seqconf-process-XXXXXX";
-    if (!::mkdtemp(tmpl)) throw Error(ErrorCode::io_error, "mkdtemp failed");
+    // Under $TMPDIR when it is set (temp_directory_path), else /tmp.
+    std::error_code ec;
+    fs::path tmp = fs::temp_directory_path(ec);
+    if (ec) tmp = "/tmp";
+    std::string tmpl = (tmp / "seqconf-process-XXXXXX").string();
+    if (!::mkdtemp(tmpl.data()))
+      throw Error(ErrorCode::io_error, "cannot create a work folder " + tmpl + ": " +
+                                           std::strerror(errno));
     work_dir_ = tmpl;
     RunError e;
     if (!ensure_started(&e))

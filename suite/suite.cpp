@@ -84,12 +84,14 @@ SuiteResult run_suite(const RuntimeFactory& make_runtime, const SuiteOptions& op
   selection.onnx_testdata = options.onnx_testdata;
   selection.filters = options.filters;
   std::vector<Case> cases = select_cases(selection, &result.notes);
-  for (const auto& n : result.notes) notes << "note: " << n << "\n";
+  for (const auto& n : result.notes) notes << "note: " << terminal_safe(n) << "\n";
   if (cases.empty())
     throw Error(ErrorCode::invalid_argument, "no case found (source " + options.source + ")");
   if (expectations && !expectations->runtime().empty() && expectations->runtime() != runtime.name())
-    notes << "note: " << options.expectations.string() << " is written for runtime "
-          << expectations->runtime() << ", this run is on " << runtime.name() << "\n";
+    notes << "note: "
+          << terminal_safe(options.expectations.string() + " is written for runtime " +
+                           expectations->runtime() + ", this run is on " + runtime.name())
+          << "\n";
   if (shard) {
     std::vector<Case> mine;
     for (auto& c : cases)
@@ -130,14 +132,14 @@ SuiteResult run_suite(const RuntimeFactory& make_runtime, const SuiteOptions& op
 
   for (const auto& o : outcomes)
     for (const auto& f : o.findings)
-      log << "FINDING " << o.case_id << " [" << f.check << "] " << f.message << "\n";
+      log << terminal_safe("FINDING " + o.case_id + " [" + f.check + "] " + f.message) << "\n";
   log << summary_line(tally(outcomes), runtime.name() + " " + runtime.version()) << "\n";
 
   result.report = reports::make_report(std::move(info), std::move(outcomes),
                                        expectations ? &*expectations : nullptr);
   const auto& s = result.report.summary;
-  log << reports::summary_text(result.report);
-  log << reports::departures_text(result.report);
+  log << terminal_safe(reports::summary_text(result.report), true);
+  log << terminal_safe(reports::departures_text(result.report), true);
   if (expectations)
     log << s.expected_failures << " expected failure(s), " << s.unexpected_failures
         << " unexpected failure(s), " << s.unexpected_passes << " unexpected pass(es)\n";

@@ -8,6 +8,7 @@
 // report is missing, unreadable or not a report.
 #include <iostream>
 
+#include "harness/outcome.h"
 #include "reports/diff.h"
 #include "reports/json_report.h"
 #include "reports/output.h"
@@ -33,7 +34,7 @@ int run_diff(const DiffOptions& o) {
         reports::diff_to_json(diff).dump(1, ' ', false, nlohmann::json::error_handler_t::replace) +
             "\n");
   if (!o.html.empty()) reports::write_file_atomic(o.html, reports::diff_to_html(diff));
-  std::cout << reports::diff_to_text(diff);
+  std::cout << terminal_safe(reports::diff_to_text(diff), true);
   return diff.has_regressions() ? kExitUnexpected : kExitOk;
 }
 

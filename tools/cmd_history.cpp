@@ -8,6 +8,7 @@
 // runs of the same runtime and version.
 #include <iostream>
 
+#include "harness/outcome.h"
 #include "reports/history.h"
 #include "reports/json_report.h"
 #include "reports/output.h"
@@ -35,7 +36,7 @@ int run_history(const HistoryOptions& o) {
   if (!o.html.empty()) reports::write_file_atomic(o.html, reports::history_to_html(history));
   if (!o.markdown.empty())
     reports::write_file_atomic(o.markdown, reports::history_to_markdown(history));
-  std::cout << reports::history_to_text(history);
+  std::cout << terminal_safe(reports::history_to_text(history), true);
   return kExitOk;
 }
 

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "harness/outcome.h"
 #include "reports/html_report.h"
 #include "reports/json_report.h"
 #include "reports/junit_report.h"
@@ -46,10 +47,12 @@ int run_merge(const MergeOptions& o) {
       reports::write_file_atomic(o.report, reports::report_to_json_text(merged));
     if (!o.junit.empty()) reports::write_file_atomic(o.junit, reports::report_to_junit(merged));
     if (!o.html.empty()) reports::write_file_atomic(o.html, reports::report_to_html(merged));
-    std::cout << "merged " << o.inputs.size() << " report(s) of " << merged.info.runtime_name
-              << ": " << merged.summary.total << " cases"
-              << (merged.info.complete ? "" : " (incomplete)") << "\n"
-              << reports::summary_text(merged) << reports::departures_text(merged);
+    std::cout << terminal_safe("merged " + std::to_string(o.inputs.size()) + " report(s) of " +
+                                   merged.info.runtime_name + ": " +
+                                   std::to_string(merged.summary.total) + " cases" +
+                                   (merged.info.complete ? "" : " (incomplete)") + "\n" +
+                                   reports::summary_text(merged) + reports::departures_text(merged),
+                               true);
     code = reports::exit_code(merged);
   }
   if (!o.index.empty()) {

@@ -11,10 +11,12 @@ TMPDIR pointing to WORKDIR/scratch, and checks:
   - the canary file (the outside_file answer names it; it holds the expected output of
     simple/test_sequence_model7) is byte-identical afterwards;
   - files: in WORKDIR nothing is created or removed but the three reports, the runtime's log and
-    what is under scratch/; each /tmp/seqconf-process-* folder the runtime saw a request from is
-    gone; /tmp/pwned does not exist. (/tmp as a whole is not compared: other tests and builds
-    write there at the same time; new /tmp entries are listed for information.)
-  - the HTML holds the hostile strings only escaped (no raw `<script>alert`);
+    what is under scratch/; each seqconf-process-* folder the runtime saw a request from is
+    under TMPDIR (scratch/) and gone; /tmp/pwned does not exist. (/tmp as a whole is not
+    compared: other tests and builds write there at the same time; new /tmp entries are listed
+    for information.)
+  - the HTML holds the hostile strings only escaped (no raw `<script>alert`), and the console
+    output holds no control character but newline and tab (ANSI escapes shown as "\x1b[31m");
   - no process of the run is left (pgrep on the runtime's command line, which holds WORKDIR);
   - seqconf's peak memory (RUSAGE_CHILDREN) stays under 256 MiB, also after a 50 MB flood.
 Exit 0 when every check holds, 1 otherwise.
@@ -175,6 +177,7 @@ def main():
             work_dirs.add(os.path.dirname(os.path.dirname(line.strip())))
     for d in sorted(work_dirs):
         check(not os.path.exists(d), "the runtime's work folder %s is still there" % d)
+        check(d.startswith(scratch + os.sep), "the runtime's work folder %s is not under TMPDIR" % d)
     print("runtime work folders seen (all must be gone):", sorted(work_dirs))
     print("new /tmp entries (not attributed, for information):",
           sorted(set(os.listdir("/tmp")) - tmp_before))
@@ -186,6 +189,12 @@ def main():
     if mode in ("hostile_messages", "cycle"):
         check("&lt;script&gt;alert(1)&lt;/script&gt;" in page,
               "the HTML does not show the escaped <script> message")
+
+    # The console shows the hostile strings as text: no ESC or other control byte reaches it.
+    controls = sorted({b for b in proc.stdout if (b < 0x20 and b not in (9, 10)) or b == 0x7f})
+    check(not controls, "the console output holds control bytes %s" % [hex(b) for b in controls])
+    if mode in ("hostile_messages", "cycle"):
+        check("\\x1b[31mred" in out, "the console does not show the ANSI escape as text")
 
     for p in problems:
         print("FAILED:", p)

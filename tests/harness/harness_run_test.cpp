@@ -80,3 +80,34 @@ TEST(StopHandlers, SigtermSetsTheFlagInsteadOfKilling) {
 
 }  // namespace
 }  // namespace seqconf
+
+namespace seqconf {
+namespace {
+
+// What reaches the terminal, written out by hand: ESC (0x1b), BEL (0x07), DEL (0x7f) and the
+// C1 CSI (U+009B, UTF-8 c2 9b) become visible escapes; tab and other UTF-8 stay as they are.
+TEST(TerminalSafe, ControlCharactersBecomeVisible) {
+  EXPECT_EQ(terminal_safe("\x1b[31mred\x1b[0m"), "\\x1b[31mred\\x1b[0m");
+  EXPECT_EQ(terminal_safe("a\x07"
+                          "b\x7f"
+                          "c"),
+            "a\\x07b\\x7fc");
+  EXPECT_EQ(terminal_safe("\xc2\x9b"
+                          "2J"),
+            "\\u009b2J");
+  EXPECT_EQ(terminal_safe("line 1\nline 2\r"), "line 1\\nline 2\\x0d");
+  EXPECT_EQ(terminal_safe("row 1\n\x1b[Krow 2\n", true), "row 1\n\\x1b[Krow 2\n");
+  EXPECT_EQ(terminal_safe("tab\there \xc3\xa9 \xc2\xa0"), "tab\there \xc3\xa9 \xc2\xa0");
+}
+
+TEST(TerminalSafe, OutcomeLinesAreSafe) {
+  Outcome o;
+  o.case_id = "corpus/x\x1b]0;title\x07";
+  o.status = Status::error;
+  o.reason = Reason::internal;
+  o.message = "\x1b[2Jcleared";
+  EXPECT_EQ(outcome_line(o), "ERROR corpus/x\\x1b]0;title\\x07 [internal] \\x1b[2Jcleared");
+}
+
+}  // namespace
+}  // namespace seqconf
