@@ -321,7 +321,8 @@ struct Finder {
   }
 
   // RapidCheck shrinking (greedy: the first shrink that still fails the same way), then
-  // removal of single steps and source tensors.
+  // removal of single steps, folding of a first insert into the source, and removal of source
+  // tensors.
   Program shrink(const rc::Shrinkable<Program>& start, const std::string& kind,
                  const std::string& op, Evaluation* last) {
     rc::Shrinkable<Program> cur = start;
@@ -348,6 +349,28 @@ struct Finder {
         if (same_failure(cand, kind, op, last)) {
           best = std::move(cand);
           again = true;
+        }
+      }
+      // A first step that inserts into the source sequence becomes one more tensor of the
+      // source (SequenceEmpty becomes SequenceConstruct): one node less, the same sequence.
+      if (!again && !best.steps.empty() && best.steps[0].kind == StepKind::insert &&
+          best.steps[0].tensor && best.steps[0].tensor->dtype() == best.elem) {
+        const Step& first = best.steps[0];
+        const auto len = static_cast<int64_t>(best.tensors.size());
+        int64_t at = len;
+        if (first.position && first.position->element_count() == 1)
+          at = first.position->int_at(0) < 0 ? first.position->int_at(0) + len
+                                             : first.position->int_at(0);
+        if (at >= 0 && at <= len && (!first.position || first.position->element_count() == 1)) {
+          Program cand = best;
+          cand.tensors.insert(cand.tensors.begin() + at, *first.tensor);
+          if (cand.source == SourceKind::empty) cand.source = SourceKind::construct;
+          cand.steps.erase(cand.steps.begin());
+          ++evals;
+          if (same_failure(cand, kind, op, last)) {
+            best = std::move(cand);
+            again = true;
+          }
         }
       }
       for (size_t i = 0; i < best.tensors.size() && !again; ++i) {

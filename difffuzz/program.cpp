@@ -133,10 +133,11 @@ BuiltProgram build(const Program& p) {
       case StepKind::split: {
         std::vector<std::string> ins = {b.input("x" + id, *s.tensor)};
         if (s.split) ins.push_back(b.input("split" + id, *s.split));
-        auto& n = b.node(op, ins, {"split" + id});
+        // The output is not named "split<k>": that is the name of its split input.
+        auto& n = b.node(op, ins, {"parts" + id});
         if (s.axis) model::add_int_attribute(n, "axis", *s.axis);
         if (s.keepdims) model::add_int_attribute(n, "keepdims", *s.keepdims);
-        b.output("split" + id, sequence_type(s.tensor->dtype()), op);
+        b.output("parts" + id, sequence_type(s.tensor->dtype()), op);
         break;
       }
       case StepKind::map: {
@@ -205,12 +206,14 @@ using gens::uniform;
 // Most positions are valid for the length the chain has at that point (as far as the
 // generator can tell); the rest are out of range on purpose: clauses position.range ([-n, n]
 // for insert) and position.out_of_bounds.
-std::optional<Tensor> gen_position(size_t len, bool accept_n, bool may_be_absent, bool* valid) {
+// may_be_invalid false: always a valid position (the caller makes sure one exists).
+std::optional<Tensor> gen_position(size_t len, bool accept_n, bool may_be_absent,
+                                   bool may_be_invalid, bool* valid) {
   if (may_be_absent && *rc::gen::weightedElement<bool>({{1, true}, {3, false}})) {
     *valid = accept_n || len > 0;
     return std::nullopt;
   }
-  *valid = *rc::gen::weightedElement<bool>({{5, true}, {1, false}});
+  *valid = !may_be_invalid || *rc::gen::weightedElement<bool>({{5, true}, {1, false}});
   if (*valid && !accept_n && len == 0) *valid = false;
   const auto pos =
       *valid ? *gens::valid_position(len, accept_n) : *gens::invalid_position(len, accept_n);
@@ -233,8 +236,14 @@ rc::Gen<Program> program_gen(int max_steps) {
     Program p;
     p.elem = *gens::data_type();
     const Shape elem_shape = *gens::shape(0, 3, 16);
+    // Three programs in four are valid throughout, as far as the generator can tell, so that
+    // both sides run them to the end; the fourth may draw invalid arguments of every class
+    // (positions out of range, another element type, bad axes and splits, samples of different
+    // lengths, tensors of different shapes to concatenate), each as often as before.
+    const bool may_be_invalid = *rc::gen::weightedElement<bool>({{3, false}, {1, true}});
     // Tensors of one shape make ConcatFromSequence and Add bodies valid more often.
-    const bool same_shape = *rc::gen::weightedElement<bool>({{3, true}, {1, false}});
+    const bool same_shape =
+        !may_be_invalid || *rc::gen::weightedElement<bool>({{3, true}, {1, false}});
     p.source = *rc::gen::weightedElement<SourceKind>(
         {{4, SourceKind::input}, {1, SourceKind::empty}, {2, SourceKind::construct}});
     const size_t n = p.source == SourceKind::empty       ? 0
@@ -253,23 +262,28 @@ rc::Gen<Program> program_gen(int max_steps) {
                                                     {1, StepKind::concat},
                                                     {2, StepKind::split},
                                                     {2, StepKind::map}});
+      // A valid program erases from, reads from and concatenates only a non-empty sequence.
+      if (!may_be_invalid && len == 0 &&
+          (s.kind == StepKind::erase || s.kind == StepKind::at || s.kind == StepKind::concat))
+        s.kind = StepKind::insert;
       bool valid = true;
       switch (s.kind) {
         case StepKind::insert: {
           // Clause SequenceInsert.same_type: sometimes another type.
-          const bool mismatch = *rc::gen::weightedElement<bool>({{1, true}, {12, false}});
+          const bool mismatch =
+              may_be_invalid && *rc::gen::weightedElement<bool>({{1, true}, {12, false}});
           const DataType d = mismatch ? *gens::data_type() : p.elem;
           s.tensor = gen_element(d, elem_shape, same_shape && d == p.elem);
-          s.position = gen_position(len, true, true, &valid);
+          s.position = gen_position(len, true, true, may_be_invalid, &valid);
           if (valid && d == p.elem) ++len;
           break;
         }
         case StepKind::erase:
-          s.position = gen_position(len, false, true, &valid);
+          s.position = gen_position(len, false, true, may_be_invalid, &valid);
           if (valid && len > 0) --len;
           break;
         case StepKind::at:
-          s.position = gen_position(len, false, false, &valid);
+          s.position = gen_position(len, false, false, may_be_invalid, &valid);
           break;
         case StepKind::length:
           break;
@@ -278,13 +292,15 @@ rc::Gen<Program> program_gen(int max_steps) {
           const auto r = static_cast<int64_t>(elem_shape.size()) + s.new_axis;
           s.axis = *rc::gen::weightedOneOf<int64_t>(
               {{6, uniform<int64_t>(-std::max<int64_t>(r, 1), std::max<int64_t>(r, 1))},
-               {1, gens::invalid_axis(static_cast<size_t>(std::max<int64_t>(r, 1)))}});
+               {may_be_invalid ? 1 : 0,
+                gens::invalid_axis(static_cast<size_t>(std::max<int64_t>(r, 1)))}});
           break;
         }
         case StepKind::split: {
           const Shape shape = *gens::shape(1, 3, 16);
           s.tensor = *gens::tensor_of(p.elem, shape);
-          const bool axis_ok = *rc::gen::weightedElement<bool>({{8, true}, {1, false}});
+          const bool axis_ok =
+              !may_be_invalid || *rc::gen::weightedElement<bool>({{8, true}, {1, false}});
           const bool axis_set = *rc::gen::weightedElement<bool>({{3, true}, {1, false}});
           int64_t axis = 0;
           if (axis_set) {
@@ -293,7 +309,8 @@ rc::Gen<Program> program_gen(int max_steps) {
           }
           const auto r = static_cast<int64_t>(shape.size());
           const int64_t d = axis_ok ? shape[static_cast<size_t>(axis < 0 ? axis + r : axis)] : 1;
-          const bool split_ok = *rc::gen::weightedElement<bool>({{5, true}, {1, false}});
+          const bool split_ok =
+              !may_be_invalid || *rc::gen::weightedElement<bool>({{5, true}, {1, false}});
           const gens::SplitInput in = split_ok ? *gens::valid_split(d) : *gens::invalid_split(d);
           s.split = in.split;
           if (*rc::gen::weightedElement<bool>({{1, true}, {1, false}}))
@@ -312,7 +329,9 @@ rc::Gen<Program> program_gen(int max_steps) {
           } else if (s.body == gens::BodyKind::add_sequence) {
             // Clause SequenceMap.same_samples: sometimes one more.
             const size_t m =
-                len + (*rc::gen::weightedElement<bool>({{1, true}, {6, false}}) ? 1 : 0);
+                len + (may_be_invalid && *rc::gen::weightedElement<bool>({{1, true}, {6, false}})
+                           ? 1
+                           : 0);
             std::vector<Tensor> v;
             for (size_t i = 0; i < m; ++i) v.push_back(*gens::tensor_of(p.elem, elem_shape));
             s.extra = Value(Sequence(p.elem, std::move(v)));
