@@ -437,6 +437,14 @@ FuzzResult run_campaign(Runtime& runtime, const FuzzOptions& options) {
   auto consider = [&](size_t i, const rc::Shrinkable<Program>& sh, const Program& p,
                       const Evaluation& e) {
     ++result.programs;
+    std::set<std::string> ops;
+    if (p.source == SourceKind::empty) ops.insert("SequenceEmpty");
+    if (p.source == SourceKind::construct) ops.insert("SequenceConstruct");
+    for (const Step& s : p.steps) ops.insert(step_op(s.kind));
+    for (const std::string& op : ops) {
+      ++result.programs_by_op[op];
+      if (e.verdict == Verdict::agree_outputs) ++result.agree_outputs_by_op[op];
+    }
     switch (e.verdict) {
       case Verdict::agree_outputs:
         ++result.agree_outputs;
@@ -562,6 +570,8 @@ nlohmann::ordered_json report_json(const FuzzResult& r, const FuzzOptions& optio
   j["agree_rejected"] = r.agree_rejected;
   j["not_supported"] = r.not_supported;
   j["not_supported_by_op"] = r.not_supported_by_op;
+  j["programs_by_op"] = r.programs_by_op;
+  j["agree_outputs_by_op"] = r.agree_outputs_by_op;
   j["disagreements"] = r.disagreements;
   j["shrink_evaluations"] = r.shrink_evaluations;
   nlohmann::ordered_json by_op = nlohmann::ordered_json::object();

@@ -83,6 +83,11 @@ struct FuzzResult {
   double seconds = 0;
   std::vector<FuzzFinding> findings;  // in order of discovery, one per signature
   std::map<std::string, size_t> not_supported_by_op;
+  // Programs that hold at least one node of each op type (the source's SequenceEmpty or
+  // SequenceConstruct, and every step's op), and of those, the ones both sides ran to the end
+  // with equal outputs: how much of each operator the campaign exercised.
+  std::map<std::string, size_t> programs_by_op;
+  std::map<std::string, size_t> agree_outputs_by_op;
 };
 
 FuzzResult run_campaign(Runtime& runtime, const FuzzOptions& options);

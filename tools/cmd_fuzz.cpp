@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "difffuzz/campaign.h"
+#include "harness/outcome.h"
 #include "reference/error.h"
 #include "reports/expectations.h"
 #include "reports/output.h"
@@ -69,8 +70,9 @@ int fuzz_command(const FuzzArgs& args) {
     const bool expected = e && status && e->accepts(*status);
     if (!expected) ++unexpected;
     if (expectations) j["findings"][i]["expected"] = expected;
-    std::cout << (expected ? "EXPECTED " : "FINDING ") << f.folder << " [" << f.op << " " << f.kind
-              << "] " << f.description << "\n";
+    std::cout << terminal_safe((expected ? "EXPECTED " : "FINDING ") + f.folder + " [" + f.op +
+                               " " + f.kind + "] " + f.description)
+              << "\n";
   }
   std::cout << r.programs << " programs in " << r.seconds << " s ("
             << (r.seconds > 0 ? static_cast<double>(r.programs) / r.seconds : 0.0)
@@ -78,6 +80,12 @@ int fuzz_command(const FuzzArgs& args) {
             << " rejected by both, " << r.not_supported << " not supported, " << r.disagreements
             << " disagreements in " << r.findings.size() << " finding(s)";
   if (expectations) std::cout << ", " << unexpected << " not in " << args.expectations;
+  std::cout << "\nprograms by op (of which both sides gave the same outputs):";
+  for (const auto& [op, n] : r.programs_by_op) {
+    const auto ran = r.agree_outputs_by_op.find(op);
+    std::cout << " " << op << " " << n << " ("
+              << (ran == r.agree_outputs_by_op.end() ? 0 : ran->second) << ")";
+  }
   std::cout << "\nreproduce: " << difffuzz::reproduce_command(o, r.programs) << "\n";
   if (!args.report.empty()) {
     try {

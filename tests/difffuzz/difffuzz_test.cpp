@@ -116,6 +116,20 @@ TEST(DiffFuzz, ReferenceAgainstItselfFindsNothing) {
   EXPECT_GT(r.agree_outputs, 40u);
   EXPECT_GT(r.agree_rejected, 40u);
   EXPECT_TRUE(fs::is_empty(o.out));
+  // Every op a program can hold is counted, at most once per program; most programs are valid
+  // throughout, so most run to the end.
+  const std::set<std::string> ops = {"SequenceEmpty",      "SequenceConstruct", "SequenceInsert",
+                                     "SequenceErase",      "SequenceAt",        "SequenceLength",
+                                     "ConcatFromSequence", "SplitToSequence",   "SequenceMap"};
+  std::set<std::string> counted;
+  for (const auto& [op, n] : r.programs_by_op) {
+    counted.insert(op);
+    EXPECT_LE(n, r.programs) << op;
+    EXPECT_GT(n, 0u) << op;
+    EXPECT_LE(r.agree_outputs_by_op.count(op) ? r.agree_outputs_by_op.at(op) : 0, n) << op;
+  }
+  EXPECT_EQ(counted, ops);
+  EXPECT_GT(r.agree_outputs, r.agree_rejected);
 }
 
 TEST(DiffFuzz, BrokenInsertIsFoundAndShrunk) {
