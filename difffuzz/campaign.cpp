@@ -445,6 +445,9 @@ FuzzResult run_campaign(Runtime& runtime, const FuzzOptions& options) {
       ++result.programs_by_op[op];
       if (e.verdict == Verdict::agree_outputs) ++result.agree_outputs_by_op[op];
     }
+    ++result.programs_by_context[placement_name(p.tensors_as)];
+    if (e.verdict == Verdict::agree_outputs)
+      ++result.agree_outputs_by_context[placement_name(p.tensors_as)];
     switch (e.verdict) {
       case Verdict::agree_outputs:
         ++result.agree_outputs;
@@ -460,7 +463,8 @@ FuzzResult run_campaign(Runtime& runtime, const FuzzOptions& options) {
         break;
     }
     ++result.disagreements;
-    const std::string pre_signature = e.kind + "|" + e.op + "|" + std::string(dtype_name(p.elem));
+    const std::string pre_signature = e.kind + "|" + e.op + "|" + std::string(dtype_name(p.elem)) +
+                                      "|" + placement_name(p.tensors_as);
     if (auto it = by_signature.find(pre_signature); it != by_signature.end()) {
       ++result.findings[it->second].occurrences;
       return;
@@ -501,7 +505,7 @@ FuzzResult run_campaign(Runtime& runtime, const FuzzOptions& options) {
     const std::string h(hash, 8);
     f.id = "fuzz/" + f.op + "/kind=" + f.kind + "/dtype=" + f.dtype;
     for (const auto& [k, v] : feats) f.id += "/" + k + "=" + v;
-    f.id += "/h=" + h;
+    f.id += std::string("/context=") + placement_name(shrunk.tensors_as) + "/h=" + h;
     f.folder = "fuzz_" + snake(f.op) + "__" + f.kind + "__" + f.dtype + "__" + h;
     f.case_json = make_case_json(f, last, b, step_of(shrunk, feature_node),
                                  reproduce_command(options, options.iterations));
@@ -572,6 +576,8 @@ nlohmann::ordered_json report_json(const FuzzResult& r, const FuzzOptions& optio
   j["not_supported_by_op"] = r.not_supported_by_op;
   j["programs_by_op"] = r.programs_by_op;
   j["agree_outputs_by_op"] = r.agree_outputs_by_op;
+  j["programs_by_context"] = r.programs_by_context;
+  j["agree_outputs_by_context"] = r.agree_outputs_by_context;
   j["disagreements"] = r.disagreements;
   j["shrink_evaluations"] = r.shrink_evaluations;
   nlohmann::ordered_json by_op = nlohmann::ordered_json::object();

@@ -62,7 +62,7 @@ struct FuzzOptions {
 };
 
 struct FuzzFinding {
-  std::string id;      // case.json id: fuzz/<op>/kind=<kind>/dtype=<d>/.../h=<hash>
+  std::string id;      // case.json id: fuzz/<op>/kind=<kind>/dtype=<d>/.../context=<c>/h=<hash>
   std::string folder;  // fixture folder name under out
   std::string op;
   std::string kind;
@@ -88,6 +88,9 @@ struct FuzzResult {
   // with equal outputs: how much of each operator the campaign exercised.
   std::map<std::string, size_t> programs_by_op;
   std::map<std::string, size_t> agree_outputs_by_op;
+  // The same by graph context: tensor arguments as graph inputs or as initializers (Placement).
+  std::map<std::string, size_t> programs_by_context;
+  std::map<std::string, size_t> agree_outputs_by_context;
 };
 
 FuzzResult run_campaign(Runtime& runtime, const FuzzOptions& options);

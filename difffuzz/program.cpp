@@ -4,6 +4,7 @@
 
 #include "generators/generators.h"
 #include "reference/model_builder.h"
+#include "reference/proto.h"
 
 namespace seqconf::difffuzz {
 
@@ -27,6 +28,10 @@ const char* step_op(StepKind kind) {
   return "?";
 }
 
+const char* placement_name(Placement p) {
+  return p == Placement::initializers ? "initializers" : "inputs";
+}
+
 namespace {
 
 using model::sequence_type;
@@ -36,8 +41,14 @@ class Builder {
  public:
   BuiltProgram out;
   onnx::GraphProto* g = nullptr;
+  Placement tensors_as = Placement::inputs;
 
   std::string input(const std::string& name, Value v) {
+    if (tensors_as == Placement::initializers && v.is_tensor()) {
+      *g->add_initializer() =
+          tensor_to_proto(v.tensor("initializer"), TensorEncoding::raw_data, name);
+      return name;
+    }
     // Graph inputs carry their exact type (tensors with their shape, sequences their element
     // type).
     *g->add_input() = model::value_info(name, model::declared_type(v, model::SequenceShape::none));
@@ -67,6 +78,7 @@ BuiltProgram build(const Program& p) {
   b.out.model = model::make_model(onnx::GraphProto(), 17, "seqconf-fuzz");
   b.g = b.out.model.mutable_graph();
   b.g->set_name("fuzz");
+  b.tensors_as = p.tensors_as;
 
   std::string cur;
   std::string cur_op;  // the op that produced the current sequence ("" for the graph input)
@@ -165,6 +177,7 @@ BuiltProgram build(const Program& p) {
 std::string describe(const Program& p) {
   std::ostringstream os;
   os << "elem=" << dtype_name(p.elem) << "; ";
+  if (p.tensors_as == Placement::initializers) os << "tensors as initializers; ";
   switch (p.source) {
     case SourceKind::input:
       os << "input sequence[" << p.tensors.size() << "]";
@@ -241,6 +254,8 @@ rc::Gen<Program> program_gen(int max_steps) {
     // (positions out of range, another element type, bad axes and splits, samples of different
     // lengths, tensors of different shapes to concatenate), each as often as before.
     const bool may_be_invalid = *rc::gen::weightedElement<bool>({{3, false}, {1, true}});
+    p.tensors_as = *rc::gen::weightedElement<Placement>(
+        {{3, Placement::inputs}, {1, Placement::initializers}});
     // Tensors of one shape make ConcatFromSequence and Add bodies valid more often.
     const bool same_shape =
         !may_be_invalid || *rc::gen::weightedElement<bool>({{3, true}, {1, false}});

@@ -7,6 +7,9 @@
 //            tensor) and SequenceMap (over the current sequence) add a graph output.
 //   output:  every sequence SequenceInsert / SequenceErase make and every side output, in node
 //            order (the first output that differs names the first node that went wrong).
+//   tensors: every tensor argument (SequenceConstruct's tensors, inserted tensors, positions,
+//            splits, SplitToSequence's input, SequenceMap's extra tensor) is a graph input, or
+//            in one program in four an initializer (Placement).
 //
 // Arguments are drawn valid most of the time and invalid on purpose otherwise (positions out of
 // range, a tensor of another element type, bad splits, axes out of range, SequenceMap inputs of
@@ -41,8 +44,16 @@ struct Step {
   std::optional<Value> extra;  // map: the second body input (tensor or sequence)
 };
 
+// Where a program's tensor arguments live (the graph contexts of the corpus): graph inputs, or
+// initializers, which a runtime may read and fold while it creates its session (ONNX's shape
+// inference and constant folding see them). Sequences are graph inputs either way.
+enum class Placement { inputs, initializers };
+// "inputs" | "initializers": the context in finding ids and counts.
+const char* placement_name(Placement p);
+
 struct Program {
   DataType elem = DataType::float32;
+  Placement tensors_as = Placement::inputs;
   SourceKind source = SourceKind::input;
   std::vector<Tensor> tensors;  // the input sequence, or SequenceConstruct's inputs
   std::vector<Step> steps;

@@ -80,12 +80,16 @@ int fuzz_command(const FuzzArgs& args) {
             << " rejected by both, " << r.not_supported << " not supported, " << r.disagreements
             << " disagreements in " << r.findings.size() << " finding(s)";
   if (expectations) std::cout << ", " << unexpected << " not in " << args.expectations;
-  std::cout << "\nprograms by op (of which both sides gave the same outputs):";
-  for (const auto& [op, n] : r.programs_by_op) {
-    const auto ran = r.agree_outputs_by_op.find(op);
-    std::cout << " " << op << " " << n << " ("
-              << (ran == r.agree_outputs_by_op.end() ? 0 : ran->second) << ")";
-  }
+  const auto counts = [](const char* title, const std::map<std::string, size_t>& all,
+                         const std::map<std::string, size_t>& same) {
+    std::cout << "\nprograms by " << title << " (of which both sides gave the same outputs):";
+    for (const auto& [key, n] : all) {
+      const auto ran = same.find(key);
+      std::cout << " " << key << " " << n << " (" << (ran == same.end() ? 0 : ran->second) << ")";
+    }
+  };
+  counts("op", r.programs_by_op, r.agree_outputs_by_op);
+  counts("context", r.programs_by_context, r.agree_outputs_by_context);
   std::cout << "\nreproduce: " << difffuzz::reproduce_command(o, r.programs) << "\n";
   if (!args.report.empty()) {
     try {
