@@ -12,17 +12,12 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-build="${SEQCONF_BUILD:-build}"
-seqconf="$build/seqconf"
+source tools/job-env.sh
 out="$build/history"
-jobs="${SEQCONF_JOBS:-$(($(nproc) < 2 ? $(nproc) : 2))}"
 releases="third_party/onnxruntime-releases"
 mkdir -p "$out"
 rm -f "$out"/*.json "$out"/*.html "$out"/*.log
-
-corpus=fixtures/corpus
-[[ -d "$corpus" ]] || corpus="$build/corpus"
-[[ -d "$corpus" ]] || "$seqconf" generate --out "$corpus" --force --quiet || exit 1
+find_corpus
 
 versions=()
 if [[ -n "${ORT_VERSIONS:-}" ]]; then
@@ -49,8 +44,10 @@ for version in "${versions[@]}"; do
   echo "== onnxruntime $version: $seqconf run --runtime onnxruntime=$lib --source all"
   # Exit 1 (unexpected outcomes) is what a release with departures gives without expectations;
   # only a report that is missing or incomplete counts as a failure here.
-  "$seqconf" run --runtime "onnxruntime=$lib" --source all --corpus "$corpus" --jobs "$jobs" \
-    --report "$stem.json" --html "$stem.html" >"$stem.log" 2>&1
+  args=(run --runtime "onnxruntime=$lib" --source all --jobs "$jobs" --report "$stem.json"
+    --html "$stem.html")
+  [[ -n "$corpus" ]] && args+=(--corpus "$corpus")
+  "$seqconf" "${args[@]}" >"$stem.log" 2>&1
   rc=$?
   if [[ ! -f "$stem.json" ]] || ((rc > 1)); then
     echo "history: the run of onnxruntime $version failed (exit $rc); see $stem.log" >&2

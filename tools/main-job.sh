@@ -11,23 +11,11 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-build="${SEQCONF_BUILD:-build}"
-seqconf="$build/seqconf"
+source tools/job-env.sh
 out="$build/reports"
-jobs="${SEQCONF_JOBS:-$(($(nproc) < 2 ? $(nproc) : 2))}"
 mkdir -p "$out"
 rm -f "$out"/*.json "$out"/*.xml "$out"/*.html
-
-# The generated corpus: the committed one when present, else generated into the build tree.
-corpus=fixtures/corpus
-if [[ ! -d "$corpus" ]]; then
-  corpus="$build/corpus"
-  echo "== generating the corpus into $corpus"
-  if ! "$seqconf" generate --out "$corpus" --force --quiet; then
-    echo "== corpus generation failed; running the ONNX backend cases only" >&2
-    corpus=""
-  fi
-fi
+find_corpus
 
 # Runtimes: the reference first, then every other runtime `seqconf runtimes --json` reports
 # as available, except the further ONNX Runtime releases (tools/history.sh runs those).
