@@ -432,7 +432,8 @@ FuzzResult run_campaign(Runtime& runtime, const FuzzOptions& options) {
   auto elapsed = [&] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   };
-  std::map<std::string, size_t> by_signature;  // signature -> index in findings
+  // "kind|op|dtype|context" before and after shrinking -> index in findings
+  std::map<std::string, size_t> by_signature;
   // Counts one evaluated program; a disagreement with a new signature is shrunk and written.
   auto consider = [&](size_t i, const rc::Shrinkable<Program>& sh, const Program& p,
                       const Evaluation& e) {
@@ -486,8 +487,16 @@ FuzzResult run_campaign(Runtime& runtime, const FuzzOptions& options) {
     auto feats = features(step_of(shrunk, feature_node));
     // ONNX Runtime's C API takes strings NUL-terminated: name such inputs in the ID.
     if (has_string_with_nul(b.inputs)) feats.emplace_back("strings", "nul");
-    std::string signature = pre_signature;
-    for (const auto& [k, v] : feats) signature += "|" + k + "=" + v;
+    // The op a disagreement is first blamed on may change while shrinking (a crash at prepare
+    // names no node): one finding per kind, op, type and context after shrinking too.
+    const std::string signature = last.kind + "|" + last.op + "|" +
+                                  std::string(dtype_name(shrunk.elem)) + "|" +
+                                  placement_name(shrunk.tensors_as);
+    if (auto it = by_signature.find(signature); it != by_signature.end()) {
+      ++result.findings[it->second].occurrences;
+      by_signature[pre_signature] = it->second;
+      return;
+    }
 
     FuzzFinding f;
     f.op = last.op;
@@ -515,6 +524,7 @@ FuzzResult run_campaign(Runtime& runtime, const FuzzOptions& options) {
       options.log("finding " + f.kind + " in " + f.op + " (" + f.dtype + ", " +
                   std::to_string(f.nodes) + " nodes): " + f.description);
     by_signature[pre_signature] = result.findings.size();
+    by_signature[signature] = result.findings.size();
     result.findings.push_back(std::move(f));
   };
   // Programs go in batches: generated in order, evaluated by the threads, then counted and
