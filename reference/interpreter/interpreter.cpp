@@ -887,6 +887,56 @@ const std::unordered_map<std::string, OpEntry>& op_table() {
         [](const KernelCall& c) {
           return one(support::Where(c.tensor(0), c.tensor(1), c.tensor(2)));
         }}},
+      {"Squeeze",
+       {{1, 11, 13, 21, 23, 24},
+        1,
+        {},
+        [](const KernelCall& c) {
+          std::optional<std::vector<int64_t>> axes;
+          if (c.since < 13) {
+            if (const auto* a = c.attr("axes")) axes.emplace(a->ints().begin(), a->ints().end());
+          } else if (c.has(1)) {
+            axes = support::read_ints(c.tensor(1), "Squeeze: axes");
+          }
+          return one(support::Squeeze(c.tensor(0), axes, c.since));
+        }}},
+      {"Reshape",
+       {{1, 5, 13, 14, 19, 21, 23, 24},
+        5,
+        {},
+        [](const KernelCall& c) {
+          // allowzero exists from Reshape-14.
+          const int64_t allowzero = c.since >= 14 ? c.attr_int("allowzero", 0) : 0;
+          return one(support::Reshape(c.tensor(0), c.tensor(1), allowzero));
+        }}},
+      {"Size",
+       {{1, 13, 19, 21, 23, 24},
+        1,
+        {},
+        [](const KernelCall& c) { return one(support::Size(c.tensor(0))); }}},
+      {"ConstantOfShape",
+       {{9, 20, 21, 23, 24},
+        9,
+        {},
+        [](const KernelCall& c) {
+          std::optional<Tensor> value;
+          if (const auto* a = c.attr("value")) {
+            value = tensor_from_proto(a->t());
+            // The output takes value's type: T2 must allow it.
+            const DataType d = value->dtype();
+            if (d == DataType::string || d == DataType::complex64 || d == DataType::complex128)
+              type_violation(*c.pn.signature, c.node.name(), "output 0 (output, attribute value)",
+                             "T2", "tensor(" + std::string(dtype_name(d)) + ")");
+          }
+          return one(support::ConstantOfShape(c.tensor(0), value));
+        }}},
+      {"Range",
+       {{11},
+        11,
+        {},
+        [](const KernelCall& c) {
+          return one(support::Range(c.tensor(0), c.tensor(1), c.tensor(2)));
+        }}},
       {"Loop", {{1, 11, 13, 16, 19, 21, 23, 24}, 1, {"body"}, run_loop}},
       {"If", {{1, 11, 13, 16, 19, 21, 23, 24}, 1, {"then_branch", "else_branch"}, run_if}},
   };

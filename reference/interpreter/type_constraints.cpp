@@ -311,6 +311,56 @@ std::vector<OperatorSignature> build_table() {
          {in("output", "T")},
          {{"B", "Constrain to boolean tensors.", kTensor, kBool}, {"T", text, kTensor, kAll}}});
 
+  for (int64_t v : {1, 11})
+    t.push_back({"Squeeze",
+                 v,
+                 {in("data", "T")},
+                 {in("squeezed", "T")},
+                 {{"T", "Constrain input and output types to all tensor types.", kTensor, kAll}}});
+  for (auto [v, text] : std::vector<std::pair<int64_t, std::string_view>>{
+           {13, "Constrain input and output types to all tensor types."},
+           {21, "Constrain input and output types to all tensor types up to IRv10."},
+           {23, "Constrain input and output types to all tensor types up to IRv11."},
+           {24, "Constrain input and output types to all tensor types up to IRv12."}})
+    t.push_back({"Squeeze",
+                 v,
+                 {in("data", "T"), opt("axes", "tensor(int64)")},
+                 {in("squeezed", "T")},
+                 {{"T", text, kTensor, kAll}, {"tensor(int64)", "", kTensor, kInt64}}});
+  for (int64_t v : {5, 13, 14, 19, 21, 23, 24})
+    t.push_back({"Reshape",
+                 v,
+                 {in("data", "T"), in("shape", "tensor(int64)")},
+                 {in("reshaped", "T")},
+                 {{"T", "Constrain input and output types to all tensor types.", kTensor, kAll},
+                  {"tensor(int64)", "", kTensor, kInt64}}});
+  for (int64_t v : {1, 13, 19, 21, 23, 24})
+    t.push_back({"Size",
+                 v,
+                 {in("data", "T")},
+                 {in("size", "T1")},
+                 {{"T", "Input tensor can be of arbitrary type.", kTensor, kAll},
+                  {"T1", "Constrain output to int64 tensor, which should be a scalar though.",
+                   kTensor, kInt64}}});
+  for (auto [v, text] : std::vector<std::pair<int64_t, std::string_view>>{
+           {9, "Constrain output types to be numerics."},
+           {20, "Constrain output types to be numerics."},
+           {21, "Constrain output types to be numerics or boolean."},
+           {23, "Constrain output types to be numerics or boolean."},
+           {24, "Constrain output types to be numerics or boolean."}})
+    t.push_back(
+        {"ConstantOfShape",
+         v,
+         {in("input", "T1")},
+         {in("output", "T2")},
+         {{"T1", "Constrain input types.", kTensor, kInt64}, {"T2", text, kTensor, kEqual11}}});
+  t.push_back({"Range",
+               11,
+               {in("start", "T"), in("limit", "T"), in("delta", "T")},
+               {in("output", "T")},
+               {{"T", "Constrain input types to common numeric type tensors.", kTensor,
+                 (kFloats & ~bit(DataType::float16)) | bit(DataType::int16) | kInt32Int64}}});
+
   // ---- control flow: V is heterogeneous, each value checked on its own ----
   struct Flow {
     int64_t since;

@@ -17,9 +17,15 @@
 // | Less    | 7, 9, 13                 | 7: float16/float/double; 9+: numeric                   |
 // | Greater | 7, 9, 13                 | as Less                                                |
 // | Where   | 9, 16                    | condition bool; X, Y the 15 tensor types               |
+// | Squeeze | 1, 11, 13, 21, 23, 24    | the 15 types; axes an attribute (< 13), int64 input    |
+// | Reshape | 5, 13, 14, 19, 21, 23, 24| the 15 types; shape int64; allowzero from 14           |
+// | Size    | 1, 13, 19, 21, 23, 24    | the 15 types; an int64 scalar out                      |
+// | ConstantOfShape | 9, 20, 21, 23, 24| input int64; value numeric or bool                     |
+// | Range   | 11                       | float, double, int16, int32, int64                     |
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "reference/value.h"
@@ -48,5 +54,16 @@ Tensor Equal(const Tensor& a, const Tensor& b);
 Tensor Less(const Tensor& a, const Tensor& b);
 Tensor Greater(const Tensor& a, const Tensor& b);
 Tensor Where(const Tensor& condition, const Tensor& x, const Tensor& y);
+
+// Squeeze: without axes every dimension of length 1 goes. Squeeze-1 takes no negative axis.
+Tensor Squeeze(const Tensor& data, const std::optional<std::vector<int64_t>>& axes,
+               int64_t since_version = 13);
+// Reshape: shape a 1-D int64 tensor; allowzero as Reshape-14 defines it (0 before 14).
+Tensor Reshape(const Tensor& data, const Tensor& shape, int64_t allowzero = 0);
+Tensor Size(const Tensor& data);
+// ConstantOfShape: value absent is a float 0.
+Tensor ConstantOfShape(const Tensor& input, const std::optional<Tensor>& value);
+// Range: a delta of 0 is undefined_result.
+Tensor Range(const Tensor& start, const Tensor& limit, const Tensor& delta);
 
 }  // namespace seqconf::support
