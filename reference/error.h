@@ -33,6 +33,8 @@ namespace seqconf {
   X(missing_input, "a required input is absent")                                          \
   X(shape_mismatch, "shapes do not fit together")                                         \
   X(invalid_argument, "an attribute or argument is invalid")                              \
+  X(index_out_of_range, "an index outside the bounds of the axis it indexes")             \
+  X(undefined_result, "the spec defines no result for these values")                      \
   /* decoding and limits */                                                               \
   X(invalid_proto, "a protobuf message is malformed or inconsistent")                     \
   X(unsupported_type, "an element type the suite does not carry")                         \

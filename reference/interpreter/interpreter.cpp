@@ -10,6 +10,7 @@
 #include "reference/interpreter/type_constraints.h"
 #include "reference/ops/ops.h"
 #include "reference/proto.h"
+#include "reference/support/body_ops.h"
 #include "reference/support/support_ops.h"
 
 namespace seqconf::interp {
@@ -652,6 +653,31 @@ std::vector<Value> run_sequence_map(const KernelCall& c) {
 
 std::vector<Value> one(Value v) { return values_of({std::move(v)}); }
 
+// Cast: "The 'to' argument must be one of the data types specified in the 'DataType' enum field in
+//  the TensorProto message." A type T2 does not allow (complex; string before Cast-9; a value of
+// no DataType) makes the model invalid; a type T2 allows that the suite does not carry (bfloat16,
+// float8, int4, ...) is not_supported.
+std::vector<Value> run_cast(const KernelCall& c) {
+  const int64_t to = c.attr_int("to", std::nullopt);
+  const bool carried = to > 0 && to <= INT32_MAX && is_supported(static_cast<DataType>(to));
+  const bool complex = to == static_cast<int64_t>(DataType::complex64) ||
+                       to == static_cast<int64_t>(DataType::complex128);
+  const bool string_before_9 = to == static_cast<int64_t>(DataType::string) && c.since < 9;
+  if (!carried || complex || string_before_9) {
+    if (carried || to <= 0 || to > INT32_MAX ||
+        !onnx::TensorProto_DataType_IsValid(static_cast<int>(to)))
+      type_violation(*c.pn.signature, c.node.name(), "output 0 (output, attribute to)", "T2",
+                     "tensor(" +
+                         (to <= 0 || to > INT32_MAX ? "type " + std::to_string(to)
+                                                    : dtype_name_any(static_cast<int32_t>(to))) +
+                         ")");
+    throw Error(ErrorCode::not_supported,
+                c.label() + ": to = " + dtype_name_any(static_cast<int32_t>(to)) +
+                    " is not one of the 15 tensor types the reference carries");
+  }
+  return one(support::Cast(c.tensor(0), static_cast<DataType>(to), c.since));
+}
+
 const std::unordered_map<std::string, OpEntry>& op_table() {
   static const std::unordered_map<std::string, OpEntry> table = {
       {"SequenceAt",
@@ -802,6 +828,115 @@ const std::unordered_map<std::string, OpEntry>& op_table() {
         15,
         {},
         [](const KernelCall& c) { return one(support::OptionalGetElement(c.value(0), c.since)); }}},
+      // Operators of SequenceMap bodies and loops (reference/support/body_ops.h). Versions 1
+      // and 6 of the element-wise ones (legacy broadcast/axis attributes) are not implemented.
+      {"Concat",
+       {{1, 4, 11, 13},
+        1,
+        {},
+        [](const KernelCall& c) {
+          std::vector<Tensor> ts;
+          for (size_t i = 0; i < c.in.size(); ++i) ts.push_back(c.tensor(i));
+          // Concat-1: "Which axis to concat on.  Default value is 1."; required from Concat-4.
+          const int64_t axis =
+              c.attr_int("axis", c.since < 4 ? std::optional<int64_t>(1) : std::nullopt);
+          return one(support::Concat(ts, axis, c.since));
+        }}},
+      {"Cast", {{1, 6, 9, 13, 19, 21, 23, 24}, 6, {}, run_cast}},
+      {"Gather",
+       {{1, 11, 13},
+        1,
+        {},
+        [](const KernelCall& c) {
+          return one(support::Gather(c.tensor(0), c.tensor(1), c.attr_int("axis", 0), c.since));
+        }}},
+      {"Sub",
+       {{1, 6, 7, 13, 14},
+        7,
+        {},
+        [](const KernelCall& c) { return one(support::Sub(c.tensor(0), c.tensor(1))); }}},
+      {"Mul",
+       {{1, 6, 7, 13, 14},
+        7,
+        {},
+        [](const KernelCall& c) { return one(support::Mul(c.tensor(0), c.tensor(1))); }}},
+      {"Div",
+       {{1, 6, 7, 13, 14},
+        7,
+        {},
+        [](const KernelCall& c) { return one(support::Div(c.tensor(0), c.tensor(1))); }}},
+      {"Equal",
+       {{1, 7, 11, 13, 19},
+        7,
+        {},
+        [](const KernelCall& c) { return one(support::Equal(c.tensor(0), c.tensor(1))); }}},
+      {"Less",
+       {{1, 7, 9, 13},
+        7,
+        {},
+        [](const KernelCall& c) { return one(support::Less(c.tensor(0), c.tensor(1))); }}},
+      {"Greater",
+       {{1, 7, 9, 13},
+        7,
+        {},
+        [](const KernelCall& c) { return one(support::Greater(c.tensor(0), c.tensor(1))); }}},
+      {"Where",
+       {{9, 16},
+        9,
+        {},
+        [](const KernelCall& c) {
+          return one(support::Where(c.tensor(0), c.tensor(1), c.tensor(2)));
+        }}},
+      {"Squeeze",
+       {{1, 11, 13, 21, 23, 24},
+        1,
+        {},
+        [](const KernelCall& c) {
+          std::optional<std::vector<int64_t>> axes;
+          if (c.since < 13) {
+            if (const auto* a = c.attr("axes")) axes.emplace(a->ints().begin(), a->ints().end());
+          } else if (c.has(1)) {
+            axes = support::read_ints(c.tensor(1), "Squeeze: axes");
+          }
+          return one(support::Squeeze(c.tensor(0), axes, c.since));
+        }}},
+      {"Reshape",
+       {{1, 5, 13, 14, 19, 21, 23, 24},
+        5,
+        {},
+        [](const KernelCall& c) {
+          // allowzero exists from Reshape-14.
+          const int64_t allowzero = c.since >= 14 ? c.attr_int("allowzero", 0) : 0;
+          return one(support::Reshape(c.tensor(0), c.tensor(1), allowzero));
+        }}},
+      {"Size",
+       {{1, 13, 19, 21, 23, 24},
+        1,
+        {},
+        [](const KernelCall& c) { return one(support::Size(c.tensor(0))); }}},
+      {"ConstantOfShape",
+       {{9, 20, 21, 23, 24},
+        9,
+        {},
+        [](const KernelCall& c) {
+          std::optional<Tensor> value;
+          if (const auto* a = c.attr("value")) {
+            value = tensor_from_proto(a->t());
+            // The output takes value's type: T2 must allow it.
+            const DataType d = value->dtype();
+            if (d == DataType::string || d == DataType::complex64 || d == DataType::complex128)
+              type_violation(*c.pn.signature, c.node.name(), "output 0 (output, attribute value)",
+                             "T2", "tensor(" + std::string(dtype_name(d)) + ")");
+          }
+          return one(support::ConstantOfShape(c.tensor(0), value));
+        }}},
+      {"Range",
+       {{11},
+        11,
+        {},
+        [](const KernelCall& c) {
+          return one(support::Range(c.tensor(0), c.tensor(1), c.tensor(2)));
+        }}},
       {"Loop", {{1, 11, 13, 16, 19, 21, 23, 24}, 1, {"body"}, run_loop}},
       {"If", {{1, 11, 13, 16, 19, 21, 23, 24}, 1, {"then_branch", "else_branch"}, run_if}},
   };

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <tuple>
 
 namespace seqconf::interp {
 
@@ -27,6 +28,14 @@ constexpr ElemTypeSet kHighPrecision = kFloats | bit(DataType::int32) | bit(Data
 // Add-14 "all numeric tensors".
 constexpr ElemTypeSet kNumeric = kHighPrecision | bit(DataType::int8) | bit(DataType::int16) |
                                  bit(DataType::uint8) | bit(DataType::uint16);
+
+// Cast-6 T1/T2: the 15 types but string and complex; Cast-9+: but complex.
+constexpr ElemTypeSet kCast9 = kAll & ~bit(DataType::complex64) & ~bit(DataType::complex128);
+constexpr ElemTypeSet kCast6 = kCast9 & ~bit(DataType::string);
+// Equal-7 "integral tensors"; Equal-11/13 add the numeric types; Equal-19 strings.
+constexpr ElemTypeSet kEqual7 = kBool | kInt32Int64;
+constexpr ElemTypeSet kEqual11 = kNumeric | kBool;
+constexpr ElemTypeSet kEqual19 = kCast9;
 
 constexpr uint8_t kTensorOrSequence = kTensor | kSequence;
 constexpr uint8_t kOptionals = kOptionalTensor | kOptionalSequence;
@@ -219,6 +228,138 @@ std::vector<OperatorSignature> build_table() {
                   {"V", "Constrain output type to all tensor or sequence types.", kTensorOrSequence,
                    kAll}}});
   }
+
+  // ---- operators of SequenceMap bodies and loops (reference/support/body_ops.h) ----
+  t.push_back({"Concat",
+               1,
+               {variadic("inputs", "T", true, 1)},
+               {in("concat_result", "T")},
+               {{"T", "Constrain output types to float tensors.", kTensor, kFloats}}});
+  for (int64_t v : {4, 11, 13})
+    t.push_back({"Concat",
+                 v,
+                 {variadic("inputs", "T", true, 1)},
+                 {in("concat_result", "T")},
+                 {{"T", "Constrain output types to any tensor type.", kTensor, kAll}}});
+  t.push_back({"Cast",
+               6,
+               {in("input", "T1")},
+               {in("output", "T2")},
+               {{"T1", "Constrain input types. Casting from strings and complex are not supported.",
+                 kTensor, kCast6},
+                {"T2", "Constrain output types. Casting to strings and complex are not supported.",
+                 kTensor, kCast6}}});
+  for (int64_t v : {9, 13, 19, 21, 23, 24})
+    t.push_back(
+        {"Cast",
+         v,
+         {in("input", "T1")},
+         {in("output", "T2")},
+         {{"T1", "Constrain input types. Casting from complex is not supported.", kTensor, kCast9},
+          {"T2", "Constrain output types. Casting to complex is not supported.", kTensor,
+           kCast9}}});
+  for (int64_t v : {1, 11, 13})
+    t.push_back({"Gather",
+                 v,
+                 {in("data", "T"), in("indices", "Tind")},
+                 {in("output", "T")},
+                 {{"T", "Constrain input and output types to any tensor type.", kTensor, kAll},
+                  {"Tind", "Constrain indices to integer types", kTensor, kInt32Int64}}});
+  for (std::string_view op : {"Sub", "Mul", "Div"}) {
+    for (int64_t v : {7, 13})
+      t.push_back({op,
+                   v,
+                   {in("A", "T"), in("B", "T")},
+                   {in("C", "T")},
+                   {{"T", "Constrain input and output types to high-precision numeric tensors.",
+                     kTensor, kHighPrecision}}});
+    t.push_back(
+        {op,
+         14,
+         {in("A", "T"), in("B", "T")},
+         {in("C", "T")},
+         {{"T", "Constrain input and output types to all numeric tensors.", kTensor, kNumeric}}});
+  }
+  constexpr std::string_view kBoolOut = "Constrain output to boolean tensor.";
+  for (auto [v, text, types] : std::vector<std::tuple<int64_t, std::string_view, ElemTypeSet>>{
+           {7, "Constrain input to integral tensors.", kEqual7},
+           {11, "Constrain input types to all numeric tensors.", kEqual11},
+           {13, "Constrain input types to all numeric tensors.", kEqual11},
+           {19, "Constrain input types to all (non-complex) tensors.", kEqual19}})
+    t.push_back({"Equal",
+                 v,
+                 {in("A", "T"), in("B", "T")},
+                 {in("C", "T1")},
+                 {{"T", text, kTensor, types}, {"T1", kBoolOut, kTensor, kBool}}});
+  for (std::string_view op : {"Less", "Greater"})
+    for (auto [v, text, types] : std::vector<std::tuple<int64_t, std::string_view, ElemTypeSet>>{
+             {7, "Constrain input to float tensors.", kFloats},
+             {9, "Constrain input types to all numeric tensors.", kNumeric},
+             {13, "Constrain input types to all numeric tensors.", kNumeric}})
+      t.push_back({op,
+                   v,
+                   {in("A", "T"), in("B", "T")},
+                   {in("C", "T1")},
+                   {{"T", text, kTensor, types}, {"T1", kBoolOut, kTensor, kBool}}});
+  for (auto [v, text] : std::vector<std::pair<int64_t, std::string_view>>{
+           {9, "Constrain input and output types to all tensor types."},
+           {16, "Constrain input and output types to all tensor types (including bfloat)."}})
+    t.push_back(
+        {"Where",
+         v,
+         {in("condition", "B"), in("X", "T"), in("Y", "T")},
+         {in("output", "T")},
+         {{"B", "Constrain to boolean tensors.", kTensor, kBool}, {"T", text, kTensor, kAll}}});
+
+  for (int64_t v : {1, 11})
+    t.push_back({"Squeeze",
+                 v,
+                 {in("data", "T")},
+                 {in("squeezed", "T")},
+                 {{"T", "Constrain input and output types to all tensor types.", kTensor, kAll}}});
+  for (auto [v, text] : std::vector<std::pair<int64_t, std::string_view>>{
+           {13, "Constrain input and output types to all tensor types."},
+           {21, "Constrain input and output types to all tensor types up to IRv10."},
+           {23, "Constrain input and output types to all tensor types up to IRv11."},
+           {24, "Constrain input and output types to all tensor types up to IRv12."}})
+    t.push_back({"Squeeze",
+                 v,
+                 {in("data", "T"), opt("axes", "tensor(int64)")},
+                 {in("squeezed", "T")},
+                 {{"T", text, kTensor, kAll}, {"tensor(int64)", "", kTensor, kInt64}}});
+  for (int64_t v : {5, 13, 14, 19, 21, 23, 24})
+    t.push_back({"Reshape",
+                 v,
+                 {in("data", "T"), in("shape", "tensor(int64)")},
+                 {in("reshaped", "T")},
+                 {{"T", "Constrain input and output types to all tensor types.", kTensor, kAll},
+                  {"tensor(int64)", "", kTensor, kInt64}}});
+  for (int64_t v : {1, 13, 19, 21, 23, 24})
+    t.push_back({"Size",
+                 v,
+                 {in("data", "T")},
+                 {in("size", "T1")},
+                 {{"T", "Input tensor can be of arbitrary type.", kTensor, kAll},
+                  {"T1", "Constrain output to int64 tensor, which should be a scalar though.",
+                   kTensor, kInt64}}});
+  for (auto [v, text] : std::vector<std::pair<int64_t, std::string_view>>{
+           {9, "Constrain output types to be numerics."},
+           {20, "Constrain output types to be numerics."},
+           {21, "Constrain output types to be numerics or boolean."},
+           {23, "Constrain output types to be numerics or boolean."},
+           {24, "Constrain output types to be numerics or boolean."}})
+    t.push_back(
+        {"ConstantOfShape",
+         v,
+         {in("input", "T1")},
+         {in("output", "T2")},
+         {{"T1", "Constrain input types.", kTensor, kInt64}, {"T2", text, kTensor, kEqual11}}});
+  t.push_back({"Range",
+               11,
+               {in("start", "T"), in("limit", "T"), in("delta", "T")},
+               {in("output", "T")},
+               {{"T", "Constrain input types to common numeric type tensors.", kTensor,
+                 (kFloats & ~bit(DataType::float16)) | bit(DataType::int16) | kInt32Int64}}});
 
   // ---- control flow: V is heterogeneous, each value checked on its own ----
   struct Flow {

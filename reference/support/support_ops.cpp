@@ -1,10 +1,12 @@
 #include "reference/support/support_ops.h"
 
 #include <algorithm>
+#include <functional>
 #include <limits>
 #include <string>
 
 #include "reference/proto.h"
+#include "reference/support/broadcast.h"
 
 namespace seqconf::support {
 
@@ -153,73 +155,9 @@ Tensor ConcatFromSequence(const Sequence& s, int64_t axis, int64_t new_axis) {
 Value Identity(const Value& input) { return input; }
 
 // Add-14: "Performs element-wise binary addition (with Numpy-style broadcasting support)."
+// Integers wrap around (two's complement) on overflow.
 Tensor Add(const Tensor& a, const Tensor& b) {
-  if (a.dtype() != b.dtype())
-    throw Error(ErrorCode::element_type_mismatch,
-                "Add: A is " + a.describe() + " but B is " + b.describe());
-  const DataType d = a.dtype();
-  if (d == DataType::bool_ || d == DataType::string || d == DataType::complex64 ||
-      d == DataType::complex128)
-    throw Error(ErrorCode::unsupported_type,
-                "Add: type " + std::string(dtype_name(d)) + " is not a numeric type of Add");
-  const size_t r = std::max(a.rank(), b.rank());
-  seqconf::Shape sa(r, 1), sb(r, 1), out(r, 1);
-  std::copy(a.shape().begin(), a.shape().end(),
-            sa.begin() + static_cast<std::ptrdiff_t>(r - a.rank()));
-  std::copy(b.shape().begin(), b.shape().end(),
-            sb.begin() + static_cast<std::ptrdiff_t>(r - b.rank()));
-  for (size_t k = 0; k < r; ++k) {
-    if (sa[k] != sb[k] && sa[k] != 1 && sb[k] != 1)
-      throw Error(ErrorCode::shape_mismatch, "Add: shapes " + shape_to_string(a.shape()) + " and " +
-                                                 shape_to_string(b.shape()) +
-                                                 " cannot be broadcast (axis " + std::to_string(k) +
-                                                 ")");
-    out[k] = sa[k] == 1 ? sb[k] : sa[k];
-  }
-  const size_t n = checked_tensor_elements(d, out);  // before allocating the output
-  const auto st_a = strides_of(sa), st_b = strides_of(sb), st_o = strides_of(out);
-  const bool same_shape = sa == sb;
-  return visit_dtype(d, [&](auto tag) -> Tensor {
-    constexpr DataType D = decltype(tag)::value;
-    using T = storage_t<D>;
-    if constexpr (D == DataType::string || D == DataType::complex64 || D == DataType::complex128 ||
-                  D == DataType::bool_) {
-      throw Error(ErrorCode::unsupported_type, "Add: unsupported type");
-    } else {
-      // Written in place in the output's bytes (no second copy through from_values).
-      std::vector<std::byte> bytes(n * sizeof(T));
-      T* v = reinterpret_cast<T*>(bytes.data());
-      const T* pa = a.data<T>();
-      const T* pb = b.data<T>();
-      auto add = [](T x, T y) -> T {
-        if constexpr (D == DataType::float16) {
-          return float_to_float16(float16_to_float(x) + float16_to_float(y));
-        } else if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) {
-          // Wrap-around like the two's complement hardware runtimes use, without UB.
-          using U = std::make_unsigned_t<T>;
-          return static_cast<T>(static_cast<U>(static_cast<U>(x) + static_cast<U>(y)));
-        } else {
-          return static_cast<T>(x + y);
-        }
-      };
-      if (same_shape) {
-        // Equal shapes: no broadcasting, element i of each.
-        for (size_t i = 0; i < n; ++i) v[i] = add(pa[i], pb[i]);
-      } else {
-        for (size_t i = 0; i < n; ++i) {
-          size_t ia = 0, ib = 0, rem = i;
-          for (size_t k = 0; k < r; ++k) {
-            const size_t c = rem / st_o[k];
-            rem %= st_o[k];
-            if (sa[k] != 1) ia += c * st_a[k];
-            if (sb[k] != 1) ib += c * st_b[k];
-          }
-          v[i] = add(pa[ia], pb[ib]);
-        }
-      }
-      return Tensor::from_bytes(D, out, std::move(bytes));
-    }
-  });
+  return arithmetic("Add", a, b, [](auto x, auto y) { return wrapping(x, y, std::plus<>()); });
 }
 
 // Shape-15: "Optional attributes start and end can be used to compute a slice of the input

@@ -135,6 +135,45 @@ TEST(Interpreter, SequenceMapBodyReadsOuterScopeByName) {
   EXPECT_EQ(out[0].sequence().elem_type(), F);
 }
 
+TEST(Interpreter, SequenceMapBodyCastsAndConcatenatesAConstant) {
+  // SequenceMap-17 whose body is y = Concat(Cast(x, to=float), c, axis=0), with c = [10.0]
+  // defined inside the body (a nested Constant) or in the outer graph (read by name).
+  // Cast-13: int32 1, 2, 3 are the floats 1.0, 2.0, 3.0 ("Conversion from a numerical type to
+  // any numerical type is always allowed."); Concat-13 appends c to each sample:
+  // [[1, 2], [3], []] -> [[1, 2, 10], [3, 10], [10]].
+  const auto I32 = DataType::int32;
+  const onnx::NodeProto constant =
+      node("Constant", {}, {"c"}, {tensor_attr("value", f32({1}, {10.f}))});
+  const std::vector<onnx::NodeProto> cast_concat = {
+      node("Cast", {"x"}, {"xf"}, {int_attr("to", static_cast<int64_t>(F))}),
+      node("Concat", {"xf", "c"}, {"y"}, {int_attr("axis", 0)})};
+  std::vector<onnx::NodeProto> nested = {constant};
+  nested.insert(nested.end(), cast_concat.begin(), cast_concat.end());
+  const auto nested_body =
+      graph("body", nested, {{"x", tensor_type(I32)}}, {{"y", tensor_type(F)}});
+  const auto outer_body =
+      graph("body", cast_concat, {{"x", tensor_type(I32)}}, {{"y", tensor_type(F)}});
+  const auto nested_model =
+      model(17, graph("g", {node("SequenceMap", {"s"}, {"out"}, {graph_attr("body", nested_body)})},
+                      {{"s", seq_type(I32)}}, {{"out", seq_type(F)}}));
+  const auto outer_model = model(
+      17,
+      graph("g", {constant, node("SequenceMap", {"s"}, {"out"}, {graph_attr("body", outer_body)})},
+            {{"s", seq_type(I32)}}, {{"out", seq_type(F)}}));
+  const Sequence samples(I32, {Tensor::from_values<DataType::int32>({2}, {1, 2}),
+                               Tensor::from_values<DataType::int32>({1}, {3}),
+                               Tensor::from_values<DataType::int32>({0}, {})});
+  for (const auto* m : {&nested_model, &outer_model}) {
+    const auto out = run(*m, {samples});
+    const Sequence& s = out[0].sequence();
+    EXPECT_EQ(s.elem_type(), F);
+    ASSERT_EQ(s.size(), 3u);
+    EXPECT_TRUE(s.at(0).identical(f32({3}, {1.f, 2.f, 10.f})));
+    EXPECT_TRUE(s.at(1).identical(f32({2}, {3.f, 10.f})));
+    EXPECT_TRUE(s.at(2).identical(f32({1}, {10.f})));
+  }
+}
+
 TEST(Interpreter, PolicyAndAmbiguitiesFlowThroughTheContext) {
   // Position of shape [1]: lenient accepts and records position_shape_1, strict rejects.
   auto m = model(11, graph("g", {node("SequenceInsert", {"s", "t", "p"}, {"y"})},

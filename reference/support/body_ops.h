@@ -1,0 +1,69 @@
+// Operators that SequenceMap bodies and Loops around the sequence operators commonly hold, one
+// file each (reference/support/<op>.cpp), each with the spec sentences next to its checks. Like
+// support_ops.h: plain functions on values, callable without a graph; invalid input throws
+// seqconf::Error with a code. The interpreter checks every value against the operator version's
+// type constraints (reference/interpreter/type_constraints.cpp) before calling them; the
+// functions check element types themselves too (callers without a graph).
+//
+// | op      | versions (since)         | types                                                  |
+// |---------|--------------------------|--------------------------------------------------------|
+// | Concat  | 1, 4, 11, 13             | 1: float16/float/double; 4+: the 15 tensor types       |
+// | Cast    | 6, 9, 13, 19, 21, 23, 24 | 6: no string; 9+: the 15 types but complex (13 x 13)   |
+// | Gather  | 1, 11, 13                | the 15 tensor types; indices int32 or int64            |
+// | Sub     | 7, 13, 14                | as Add (7, 13: high-precision numeric; 14: numeric)    |
+// | Mul     | 7, 13, 14                | as Sub                                                 |
+// | Div     | 7, 13, 14                | as Sub; integer division by zero is undefined_result   |
+// | Equal   | 7, 11, 13, 19            | 7: bool/int32/int64; 11: numeric and bool; 19: string  |
+// | Less    | 7, 9, 13                 | 7: float16/float/double; 9+: numeric                   |
+// | Greater | 7, 9, 13                 | as Less                                                |
+// | Where   | 9, 16                    | condition bool; X, Y the 15 tensor types               |
+// | Squeeze | 1, 11, 13, 21, 23, 24    | the 15 types; axes an attribute (< 13), int64 input    |
+// | Reshape | 5, 13, 14, 19, 21, 23, 24| the 15 types; shape int64; allowzero from 14           |
+// | Size    | 1, 13, 19, 21, 23, 24    | the 15 types; an int64 scalar out                      |
+// | ConstantOfShape | 9, 20, 21, 23, 24| input int64; value numeric or bool                     |
+// | Range   | 11                       | float, double, int16, int32, int64                     |
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "reference/value.h"
+
+namespace seqconf::support {
+
+// Concat: inputs share a rank and every dimension but axis's. Versions before 11 do not define
+// negative axes (axis_out_of_range there).
+Tensor Concat(const std::vector<Tensor>& inputs, int64_t axis, int64_t since_version = 13);
+
+// Cast-6..24 to `to`, one of the 13 non-complex types (9+: string included). Values the spec
+// leaves undefined (a NaN or out-of-range float to an integer type, a string that is not a
+// numeric literal of the target) are undefined_result.
+Tensor Cast(const Tensor& input, DataType to, int64_t since_version = 24);
+
+// Gather along axis; indices of any rank. Gather-11+ wrap negative indices ([-s, s-1]);
+// Gather-1 accepts [0, s-1] only. An index outside is index_out_of_range.
+Tensor Gather(const Tensor& data, const Tensor& indices, int64_t axis, int64_t since_version = 13);
+
+// Element-wise, with multidirectional broadcasting (broadcast.h).
+Tensor Sub(const Tensor& a, const Tensor& b);
+Tensor Mul(const Tensor& a, const Tensor& b);
+// Integers: truncating division; a zero divisor is undefined_result. Floats: IEEE 754.
+Tensor Div(const Tensor& a, const Tensor& b);
+Tensor Equal(const Tensor& a, const Tensor& b);
+Tensor Less(const Tensor& a, const Tensor& b);
+Tensor Greater(const Tensor& a, const Tensor& b);
+Tensor Where(const Tensor& condition, const Tensor& x, const Tensor& y);
+
+// Squeeze: without axes every dimension of length 1 goes. Squeeze-1 takes no negative axis.
+Tensor Squeeze(const Tensor& data, const std::optional<std::vector<int64_t>>& axes,
+               int64_t since_version = 13);
+// Reshape: shape a 1-D int64 tensor; allowzero as Reshape-14 defines it (0 before 14).
+Tensor Reshape(const Tensor& data, const Tensor& shape, int64_t allowzero = 0);
+Tensor Size(const Tensor& data);
+// ConstantOfShape: value absent is a float 0.
+Tensor ConstantOfShape(const Tensor& input, const std::optional<Tensor>& value);
+// Range: a delta of 0 is undefined_result.
+Tensor Range(const Tensor& start, const Tensor& limit, const Tensor& delta);
+
+}  // namespace seqconf::support

@@ -1,0 +1,145 @@
+// Multidirectional (numpy) broadcasting, shared by the element-wise operators (Add, Sub, Mul,
+// Div, Equal, Less, Greater, Where). ONNX Broadcasting.md:
+//  "In ONNX, a set of tensors are multidirectional broadcastable to the same shape if one of the
+//   following is true:
+//   - The tensors all have exactly the same shape.
+//   - The tensors all have the same number of dimensions and the length of each dimensions is
+//     either a common length or 1.
+//   - The tensors that have too few dimensions can have their shapes prepended with a dimension
+//     of length 1 to satisfy property 2."
+#pragma once
+
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "reference/value.h"
+
+namespace seqconf::support {
+
+// The output shape of a set of broadcast inputs, and where each output element reads each input.
+class Broadcast {
+ public:
+  // `op` names the operator in errors: shapes that are not broadcastable are shape_mismatch; an
+  // output too large for out_dtype is limit_exceeded (checked before anything is allocated).
+  Broadcast(const std::string& op, const std::vector<const Tensor*>& inputs, DataType out_dtype);
+
+  const seqconf::Shape& shape() const { return shape_; }
+  size_t count() const { return count_; }
+
+  // Calls f(i, offsets) for every output element i in row-major order, with offsets[k] the
+  // element of input k it reads.
+  template <class F>
+  void for_each(F&& f) const {
+    const size_t n_in = strides_.size();
+    std::vector<size_t> offsets(n_in, 0);
+    if (same_shape_) {
+      for (size_t i = 0; i < count_; ++i) {
+        for (size_t k = 0; k < n_in; ++k) offsets[k] = i;
+        f(i, offsets.data());
+      }
+      return;
+    }
+    std::vector<int64_t> coord(shape_.size(), 0);
+    for (size_t i = 0; i < count_; ++i) {
+      f(i, offsets.data());
+      // Odometer: advance the last axis, carrying into the earlier ones.
+      for (size_t a = shape_.size(); a-- > 0;) {
+        if (++coord[a] < shape_[a]) {
+          for (size_t k = 0; k < n_in; ++k) offsets[k] += strides_[k][a];
+          break;
+        }
+        coord[a] = 0;
+        for (size_t k = 0; k < n_in; ++k)
+          offsets[k] -= strides_[k][a] * static_cast<size_t>(shape_[a] - 1);
+      }
+    }
+  }
+
+ private:
+  seqconf::Shape shape_;
+  size_t count_ = 0;
+  bool same_shape_ = true;
+  // Per input, per output axis: its element stride, 0 where the input is broadcast.
+  std::vector<std::vector<size_t>> strides_;
+};
+
+// The element of t at offset i (t's type is D).
+template <DataType D>
+const storage_t<D>& element_at(const Tensor& t, size_t i) {
+  if constexpr (D == DataType::string) {
+    return t.string_at(i);
+  } else {
+    return t.data<storage_t<D>>()[i];
+  }
+}
+
+// True for the types an arithmetic operator (Add, Sub, Mul, Div) may take: every numeric type
+// but complex.
+inline bool is_real_numeric(DataType d) {
+  return d != DataType::bool_ && d != DataType::string && d != DataType::complex64 &&
+         d != DataType::complex128;
+}
+
+// A and B of one element type, combined element by element after broadcasting. fn(x, y) returns
+// the output element, of out_dtype's storage type when `out` is given (comparisons), else of the
+// inputs' type. Callers have checked the element type; types fn cannot take never reach it.
+template <DataType D, DataType Out, class Fn>
+Tensor broadcast_binary(const std::string& op, const Tensor& a, const Tensor& b, Fn&& fn) {
+  const Broadcast bc(op, {&a, &b}, Out);
+  using O = storage_t<Out>;
+  std::vector<O> out(bc.count());
+  bc.for_each([&](size_t i, const size_t* off) {
+    out[i] = fn(element_at<D>(a, off[0]), element_at<D>(b, off[1]));
+  });
+  return Tensor::from_values<Out>(bc.shape(), std::move(out));
+}
+
+}  // namespace seqconf::support
+
+namespace seqconf::support {
+
+// Add, Sub, Mul, Div: A and B of one numeric type (complex excluded), broadcast, combined by
+// fn(x, y) on the storage type. float16 is computed in float and rounded once to float16 (float
+// holds every sum, difference, product and quotient of two float16 values closely enough that
+// the single rounding is the correctly rounded float16 result).
+template <class Fn>
+Tensor arithmetic(const std::string& op, const Tensor& a, const Tensor& b, Fn&& fn) {
+  if (a.dtype() != b.dtype())
+    throw Error(ErrorCode::element_type_mismatch,
+                op + ": A is " + a.describe() + " but B is " + b.describe());
+  if (!is_real_numeric(a.dtype()))
+    throw Error(ErrorCode::unsupported_type, op + ": type " + std::string(dtype_name(a.dtype())) +
+                                                 " is not a numeric type of " + op);
+  return visit_dtype(a.dtype(), [&](auto tag) -> Tensor {
+    constexpr DataType D = decltype(tag)::value;
+    using T = storage_t<D>;
+    if constexpr (!std::is_arithmetic_v<T> && D != DataType::float16) {
+      throw Error(ErrorCode::unsupported_type, op + ": unsupported type");
+    } else if constexpr (D == DataType::bool_) {
+      throw Error(ErrorCode::unsupported_type, op + ": unsupported type");
+    } else if constexpr (D == DataType::float16) {
+      return broadcast_binary<D, D>(op, a, b, [&](Float16 x, Float16 y) {
+        return float_to_float16(fn(float16_to_float(x), float16_to_float(y)));
+      });
+    } else {
+      return broadcast_binary<D, D>(op, a, b, [&](T x, T y) -> T { return fn(x, y); });
+    }
+  });
+}
+
+// Integer results modulo 2^bits (two's complement wrap-around for signed types, what runtimes'
+// hardware does), computed in an unsigned type at least as wide as unsigned int so that neither
+// signed overflow nor promotion to int can be undefined behaviour. Floating types: op itself.
+template <class T, class Op>
+T wrapping(T x, T y, Op op) {
+  if constexpr (std::is_integral_v<T>) {
+    using W = std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned, std::make_unsigned_t<T>>;
+    return static_cast<T>(
+        static_cast<std::make_unsigned_t<T>>(op(static_cast<W>(x), static_cast<W>(y))));
+  } else {
+    return static_cast<T>(op(x, y));
+  }
+}
+
+}  // namespace seqconf::support
