@@ -470,20 +470,6 @@ TYPED_TEST(WhereTypes, EveryTypeIsPicked) {
 // ---------------------------------------------------------------------------------------------
 // Through the interpreter: attributes, versions and the type table's rows.
 
-std::vector<Value> run(const onnx::ModelProto& m, std::vector<Value> inputs) {
-  Context ctx;
-  return interp::run_model(m, inputs, ctx);
-}
-
-onnx::ModelProto one_node(int64_t opset, const std::string& op, std::vector<NamedType> ins,
-                          std::vector<NamedType> outs,
-                          std::vector<onnx::AttributeProto> attrs = {}) {
-  std::vector<std::string> in_names, out_names;
-  for (const auto& [n, t] : ins) in_names.push_back(n);
-  for (const auto& [n, t] : outs) out_names.push_back(n);
-  return model(opset, graph("g", {node(op, in_names, out_names, attrs)}, ins, outs));
-}
-
 onnx::ModelProto cast_model(int64_t opset, DataType from, int64_t to) {
   return one_node(opset, "Cast", {{"x", tensor_type(from)}}, {{"y", tensor_type(F)}},
                   {int_attr("to", to)});

@@ -20,11 +20,6 @@ const auto F = DataType::float32;
 const auto I64 = DataType::int64;
 const auto BOOL = DataType::bool_;
 
-std::vector<Value> run(const onnx::ModelProto& m, std::vector<Value> inputs) {
-  Context ctx;
-  return run_model(m, inputs, ctx);
-}
-
 Sequence abc() { return Sequence(F, {f32({1}, {1.f}), f32({1}, {2.f}), f32({1}, {3.f})}); }
 
 // A model of one node reading graph inputs (named in `inputs`, "" allowed) of the given types.

@@ -15,12 +15,6 @@ using interp::run_model;
 const auto F = DataType::float32;
 const auto I64 = DataType::int64;
 
-std::vector<Value> run(const onnx::ModelProto& m, std::vector<Value> inputs,
-                       Context* ctx = nullptr) {
-  Context local;
-  return run_model(m, inputs, ctx ? *ctx : local);
-}
-
 TEST(Interpreter, RunsNodesInDependencyOrderNotFileOrder) {
   // Nodes listed consumer first: y = SequenceAt(SequenceConstruct(a, b), 1) must still run.
   auto m = model(

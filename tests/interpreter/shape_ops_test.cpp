@@ -29,28 +29,6 @@ Tensor tv(seqconf::Shape shape, std::vector<storage_t<D>> v) {
   return ::testing::AssertionFailure() << got.describe() << " differs from " << want.describe();
 }
 
-std::vector<Value> run(const onnx::ModelProto& m, std::vector<Value> inputs) {
-  Context ctx;
-  return interp::run_model(m, inputs, ctx);
-}
-
-onnx::ModelProto one_node(int64_t opset, const std::string& op, std::vector<NamedType> ins,
-                          std::vector<NamedType> outs,
-                          std::vector<onnx::AttributeProto> attrs = {}) {
-  std::vector<std::string> in_names, out_names;
-  for (const auto& [n, t] : ins) in_names.push_back(n);
-  for (const auto& [n, t] : outs) out_names.push_back(n);
-  return model(opset, graph("g", {node(op, in_names, out_names, attrs)}, ins, outs));
-}
-
-onnx::AttributeProto ints_attr(const std::string& name, const std::vector<int64_t>& v) {
-  onnx::AttributeProto a;
-  a.set_name(name);
-  a.set_type(onnx::AttributeProto::INTS);
-  for (int64_t x : v) a.add_ints(x);
-  return a;
-}
-
 // ---------------------------------------------------------------------------------------------
 // Size: "Takes a tensor as input and outputs a int64 scalar that equals to the total number of
 // elements of the input tensor."

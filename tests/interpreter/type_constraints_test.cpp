@@ -26,11 +26,6 @@ const auto F = DataType::float32;
 const auto I64 = DataType::int64;
 const auto BOOL = DataType::bool_;
 
-std::vector<Value> run(const onnx::ModelProto& m, std::vector<Value> inputs) {
-  Context ctx;
-  return run_model(m, inputs, ctx);
-}
-
 // Expects invalid_model whose message holds every one of `parts`.
 void expect_invalid(const onnx::ModelProto& m, std::vector<Value> inputs,
                     const std::vector<std::string>& parts) {
@@ -44,16 +39,6 @@ Sequence seq_of(std::vector<Tensor> ts) {
   return Sequence(d, std::move(ts));
 }
 Optional opt_of(const Value& v) { return make_optional(v); }
-
-// One node reading the graph inputs `ins` and writing the graph outputs `outs`.
-onnx::ModelProto one_node(int64_t opset, const std::string& op, std::vector<NamedType> ins,
-                          std::vector<NamedType> outs,
-                          std::vector<onnx::AttributeProto> attrs = {}) {
-  std::vector<std::string> in_names, out_names;
-  for (const auto& [n, t] : ins) in_names.push_back(n);
-  for (const auto& [n, t] : outs) out_names.push_back(n);
-  return model(opset, graph("g", {node(op, in_names, out_names, attrs)}, ins, outs));
-}
 
 onnx::TypeProto opt_tensor_type(DataType d) { return model::optional_of(tensor_type(d)); }
 

@@ -1,5 +1,5 @@
 // Small ONNX models in tests, on reference/model_builder.h: nodes with attribute lists, graphs
-// from (name, type) pairs.
+// from (name, type) pairs, one-node models, and running a model on the interpreter.
 #pragma once
 
 #include <string>
@@ -8,7 +8,9 @@
 
 #include <onnx/onnx_pb.h>
 
+#include "reference/context.h"
 #include "reference/dtype.h"
+#include "reference/interpreter/interpreter.h"
 #include "reference/model_builder.h"
 #include "reference/proto.h"
 
@@ -22,6 +24,13 @@ inline onnx::AttributeProto int_attr(const std::string& name, int64_t v) {
 }
 inline onnx::AttributeProto graph_attr(const std::string& name, const onnx::GraphProto& g) {
   return model::graph_attribute(name, g);
+}
+inline onnx::AttributeProto ints_attr(const std::string& name, const std::vector<int64_t>& v) {
+  onnx::AttributeProto a;
+  a.set_name(name);
+  a.set_type(onnx::AttributeProto::INTS);
+  for (int64_t x : v) a.add_ints(x);
+  return a;
 }
 inline onnx::AttributeProto tensor_attr(const std::string& name, const Tensor& t) {
   return model::tensor_attribute(name, tensor_to_proto(t, TensorEncoding::typed_fields));
@@ -51,6 +60,23 @@ inline onnx::GraphProto graph(const std::string& name, std::vector<onnx::NodePro
 
 inline onnx::ModelProto model(int64_t opset, onnx::GraphProto g) {
   return model::make_model(std::move(g), opset, "seqconf-test", 8);
+}
+
+// One node reading the graph inputs `ins` and writing the graph outputs `outs`.
+inline onnx::ModelProto one_node(int64_t opset, const std::string& op, std::vector<NamedType> ins,
+                                 std::vector<NamedType> outs,
+                                 std::vector<onnx::AttributeProto> attrs = {}) {
+  std::vector<std::string> in_names, out_names;
+  for (const auto& [n, t] : ins) in_names.push_back(n);
+  for (const auto& [n, t] : outs) out_names.push_back(n);
+  return model(opset, graph("g", {node(op, in_names, out_names, attrs)}, ins, outs));
+}
+
+// The model's outputs on the interpreter, in a fresh Context unless one is given.
+inline std::vector<Value> run(const onnx::ModelProto& m, std::vector<Value> inputs,
+                              Context* ctx = nullptr) {
+  Context local;
+  return interp::run_model(m, inputs, ctx ? *ctx : local);
 }
 
 }  // namespace seqconf::testing
