@@ -311,6 +311,9 @@ std::string reproduce_command(const Report& r, const CaseRecord& c) {
     cmd += " --corpus " + shell_quote(text("corpus"));
   if (source == "onnx-backend" && !text("onnx_testdata").empty())
     cmd += " --onnx-testdata " + shell_quote(text("onnx_testdata"));
+  if (const auto it = opts.find("onnx_all_ops");
+      source == "onnx-backend" && it != opts.end() && it->is_boolean() && it->get<bool>())
+    cmd += " --onnx-all-ops";
   if (const auto it = opts.find("strict"); it != opts.end() && it->is_boolean() && it->get<bool>())
     cmd += " --strict";
   return cmd + " --filter " + shell_quote(c.outcome.case_id);

@@ -35,6 +35,7 @@ nlohmann::json options_json(const SuiteOptions& o, const std::string& runtime, b
   if (o.timeout_ms > 0) j["timeout_ms"] = o.timeout_ms;
   if (o.max_tensor_bytes > 0) j["max_tensor_bytes"] = o.max_tensor_bytes;
   if (o.embedded) j["embedded"] = true;
+  if (o.onnx_all_ops) j["onnx_all_ops"] = true;
   if (!o.shard.empty()) j["shard"] = o.shard;
   if (!o.expectations.empty()) j["expectations"] = o.expectations.string();
   return j;
@@ -82,6 +83,8 @@ SuiteResult run_suite(const RuntimeFactory& make_runtime, const SuiteOptions& op
   selection.source = options.source;
   selection.corpus = options.corpus;
   selection.onnx_testdata = options.onnx_testdata;
+  selection.backend_models =
+      options.onnx_all_ops ? BackendModels::implemented : BackendModels::sequences;
   selection.filters = options.filters;
   std::vector<Case> cases = select_cases(selection, &result.notes);
   for (const auto& n : result.notes) notes << "note: " << terminal_safe(n) << "\n";
@@ -187,6 +190,9 @@ void add_suite_options(CLI::App& app, SuiteOptions& o) {
   app.add_option("--onnx-testdata", o.onnx_testdata,
                  "ONNX backend test data root (default $SEQCONF_ONNX_TESTDATA or "
                  "/usr/share/libonnx-testdata/data)");
+  app.add_flag("--onnx-all-ops", o.onnx_all_ops,
+               "onnx-backend: also every model without a sequence op whose ops the reference "
+               "all implements (ONNX's node tests of the supporting operators)");
   app.add_option("--corpus", o.corpus, "Generated corpus root")->capture_default_str();
   app.add_option("--filter", o.filters,
                  "Case id glob (* and ?; a plain id also selects its subtree); repeatable");

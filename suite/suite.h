@@ -36,9 +36,11 @@ struct SuiteOptions {
   std::filesystem::path corpus = default_corpus_root();  // the generated corpus
   std::filesystem::path onnx_testdata;                   // empty: default_onnx_testdata_root()
   std::vector<std::string> filters;                      // case id globs; empty: every case
-  std::string shard;                                     // "I/N"; empty: every case
-  RunOptions run;                                        // strict, static checks
-  std::filesystem::path expectations;                    // known departures; empty: none
+  // onnx-backend: also every model whose ops the reference all implements (--onnx-all-ops).
+  bool onnx_all_ops = false;
+  std::string shard;                                             // "I/N"; empty: every case
+  RunOptions run;                                                // strict, static checks
+  std::filesystem::path expectations;                            // known departures; empty: none
   std::filesystem::path json_report, junit_report, html_report;  // empty: not written
   int jobs = 1;  // worker threads, one runtime each (from the factory)
   // Prepare and run in a forked worker process (runtimes/isolated.h): a crash or a hang of the
