@@ -60,6 +60,18 @@ TEST(Proto, TypedFieldLayouts) {
   u.add_uint64_data(4000000000u);
   EXPECT_EQ(tensor_from_proto(u).data<uint32_t>()[0], 4000000000u);
 
+  onnx::TensorProto u64;  // uint64 in uint64_data, the full range (not int64_data)
+  u64.set_data_type(onnx::TensorProto::UINT64);
+  u64.add_dims(3);
+  u64.add_uint64_data((uint64_t{1} << 63) + 5);
+  u64.add_uint64_data(0);
+  u64.add_uint64_data(~uint64_t{0});
+  const Tensor tu64 = tensor_from_proto(u64);
+  ASSERT_EQ(tu64.shape(), Shape{3});
+  EXPECT_EQ(tu64.data<uint64_t>()[0], 9223372036854775813u);
+  EXPECT_EQ(tu64.data<uint64_t>()[1], 0u);
+  EXPECT_EQ(tu64.data<uint64_t>()[2], 18446744073709551615u);
+
   onnx::TensorProto s;  // strings are arbitrary bytes
   s.set_data_type(onnx::TensorProto::STRING);
   s.add_dims(2);
@@ -68,6 +80,35 @@ TEST(Proto, TypedFieldLayouts) {
   const Tensor ts = tensor_from_proto(s);
   EXPECT_EQ(ts.string_at(0), std::string("a\0b", 3));
   EXPECT_EQ(ts.string_at(1), "");
+}
+
+// The writer's typed fields follow the same layout: uint32 and uint64 in uint64_data, int64 in
+// int64_data, the narrow integer types, bool and float16 bits in int32_data.
+TEST(Proto, WriterUsesTheSpecTypedFields) {
+  const Tensor u64 =
+      Tensor::from_values<DataType::uint64>({2}, {(uint64_t{1} << 63) + 5, uint64_t{7}});
+  const onnx::TensorProto pu64 = tensor_to_proto(u64, TensorEncoding::typed_fields);
+  EXPECT_FALSE(pu64.has_raw_data());
+  EXPECT_EQ(pu64.int64_data_size(), 0);
+  ASSERT_EQ(pu64.uint64_data_size(), 2);
+  EXPECT_EQ(pu64.uint64_data(0), 9223372036854775813u);
+  EXPECT_EQ(pu64.uint64_data(1), 7u);
+
+  const onnx::TensorProto pu32 = tensor_to_proto(
+      Tensor::from_values<DataType::uint32>({1}, {4000000000u}), TensorEncoding::typed_fields);
+  ASSERT_EQ(pu32.uint64_data_size(), 1);
+  EXPECT_EQ(pu32.uint64_data(0), 4000000000u);
+
+  const onnx::TensorProto pi64 = tensor_to_proto(
+      Tensor::from_values<DataType::int64>({1}, {int64_t{-3}}), TensorEncoding::typed_fields);
+  EXPECT_EQ(pi64.uint64_data_size(), 0);
+  ASSERT_EQ(pi64.int64_data_size(), 1);
+  EXPECT_EQ(pi64.int64_data(0), -3);
+
+  const onnx::TensorProto ph = tensor_to_proto(
+      Tensor::from_values<DataType::float16>({1}, {Float16{0xC000}}), TensorEncoding::typed_fields);
+  ASSERT_EQ(ph.int32_data_size(), 1);
+  EXPECT_EQ(ph.int32_data(0), 0xC000);
 }
 
 TEST(Proto, RawDataIsLittleEndian) {
