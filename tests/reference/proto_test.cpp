@@ -126,6 +126,13 @@ TEST(Proto, RejectsMalformedTensors) {
   auto msg = expect_error(ErrorCode::invalid_proto, [&] { tensor_from_proto(count); });
   EXPECT_NE(msg.find("float_data holds 1"), std::string::npos) << msg;
 
+  onnx::TensorProto extra;  // one value per element: more is as malformed as fewer
+  extra.set_data_type(onnx::TensorProto::FLOAT);
+  extra.add_dims(2);
+  for (float v : {1.f, 2.f, 3.f}) extra.add_float_data(v);
+  msg = expect_error(ErrorCode::invalid_proto, [&] { tensor_from_proto(extra); });
+  EXPECT_NE(msg.find("float_data holds 3"), std::string::npos) << msg;
+
   onnx::TensorProto raw;
   raw.set_data_type(onnx::TensorProto::INT64);
   raw.add_dims(2);
@@ -162,10 +169,14 @@ TEST(Proto, RejectsMalformedTensors) {
   ext.set_data_type(onnx::TensorProto::FLOAT);
   ext.set_data_location(onnx::TensorProto::EXTERNAL);
   expect_error(ErrorCode::invalid_proto, [&] { tensor_from_proto(ext); });
+  ext.add_float_data(1.f);  // inline data does not make an EXTERNAL tensor readable
+  expect_error(ErrorCode::invalid_proto, [&] { tensor_from_proto(ext); });
 
   onnx::TensorProto str_raw;
   str_raw.set_data_type(onnx::TensorProto::STRING);
   str_raw.set_raw_data("abc");
+  expect_error(ErrorCode::invalid_proto, [&] { tensor_from_proto(str_raw); });
+  str_raw.add_dims(0);  // "raw_data ... MUST NOT be STRING", even with no element
   expect_error(ErrorCode::invalid_proto, [&] { tensor_from_proto(str_raw); });
 }
 
@@ -186,6 +197,33 @@ TEST(Proto, SequenceErrors) {
   onnx::TypeProto declared;
   declared.mutable_sequence_type()->mutable_elem_type()->mutable_tensor_type()->set_elem_type(1);
   expect_error(ErrorCode::invalid_proto, [&] { value_from_bytes("\xff\xff\xff", declared, "in"); });
+  // A sequence file of int32 tensors where the graph declares seq(tensor(float)).
+  const std::string ints =
+      value_to_bytes(make_sequence(DataType::int32, 2), TensorEncoding::raw_data);
+  expect_error(ErrorCode::element_type_mismatch, [&] { value_from_bytes(ints, declared, "in"); });
+}
+
+// A file holding a TensorProto where the graph declares a sequence: its fields do not fit
+// SequenceProto (field 1 is a string there, an int64 dims entry here).
+TEST(Proto, AnotherMessageTypeIsRejected) {
+  onnx::TensorProto t;
+  t.set_data_type(onnx::TensorProto::FLOAT);
+  t.add_dims(1);
+  t.add_float_data(1.f);
+  onnx::TypeProto declared;
+  declared.mutable_sequence_type()->mutable_elem_type()->mutable_tensor_type()->set_elem_type(1);
+  expect_error(ErrorCode::invalid_proto,
+               [&] { value_from_bytes(t.SerializeAsString(), declared, "in"); });
+}
+
+// A tensor file of another element type than the graph declares is malformed input.
+TEST(Proto, TensorOfAnotherTypeThanDeclaredIsRejected) {
+  onnx::TypeProto declared;
+  declared.mutable_tensor_type()->set_elem_type(onnx::TensorProto::FLOAT);
+  const std::string ints = value_to_bytes(Value(i32(7)), TensorEncoding::raw_data);
+  const auto msg =
+      expect_error(ErrorCode::invalid_proto, [&] { value_from_bytes(ints, declared, "in"); });
+  EXPECT_NE(msg.find("tensor(float)"), std::string::npos) << msg;
 }
 
 TEST(Proto, OptionalRoundTrip) {
@@ -198,6 +236,23 @@ TEST(Proto, OptionalRoundTrip) {
   none.elem_type = DataType::int8;
   EXPECT_TRUE(value_from_bytes(value_to_bytes(Value(none), TensorEncoding::raw_data), declared, "o")
                   .identical(Value(none)));
+}
+
+// An OptionalProto with elem_type UNDEFINED holds nothing; what it would hold comes from the
+// declared type: here optional(seq(tensor(int8))).
+TEST(Proto, EmptyOptionalTakesItsKindFromTheDeclaredType) {
+  onnx::TypeProto declared;
+  declared.mutable_optional_type()
+      ->mutable_elem_type()
+      ->mutable_sequence_type()
+      ->mutable_elem_type()
+      ->mutable_tensor_type()
+      ->set_elem_type(onnx::TensorProto::INT8);
+  const Value v = value_from_bytes(onnx::OptionalProto().SerializeAsString(), declared, "o");
+  ASSERT_TRUE(v.is_optional());
+  EXPECT_FALSE(v.optional().element);
+  EXPECT_TRUE(v.optional().holds_sequence);
+  EXPECT_EQ(v.optional().elem_type, DataType::int8);
 }
 
 }  // namespace
