@@ -139,6 +139,9 @@ TEST(Proto, RejectsMalformedTensors) {
   raw.set_raw_data(std::string(15, '\0'));
   msg = expect_error(ErrorCode::invalid_proto, [&] { tensor_from_proto(raw); });
   EXPECT_NE(msg.find("15 bytes"), std::string::npos) << msg;
+  raw.set_raw_data(std::string(17, '\0'));  // more bytes than the shape needs: as malformed
+  msg = expect_error(ErrorCode::invalid_proto, [&] { tensor_from_proto(raw); });
+  EXPECT_NE(msg.find("raw_data has 17 bytes"), std::string::npos) << msg;
 
   onnx::TensorProto neg;
   neg.set_data_type(onnx::TensorProto::FLOAT);
