@@ -207,12 +207,12 @@ TEST(Proto, SequenceErrors) {
 }
 
 // A file holding a TensorProto where the graph declares a sequence: its fields do not fit
-// SequenceProto (field 1 is a string there, an int64 dims entry here).
+// SequenceProto (field 1 is a string there, an int64 dims entry here), although field 2
+// (data_type FLOAT = 1) reads as a valid elem_type (TENSOR = 1) and nothing else is left.
 TEST(Proto, AnotherMessageTypeIsRejected) {
   onnx::TensorProto t;
   t.set_data_type(onnx::TensorProto::FLOAT);
-  t.add_dims(1);
-  t.add_float_data(1.f);
+  t.add_dims(0);
   onnx::TypeProto declared;
   declared.mutable_sequence_type()->mutable_elem_type()->mutable_tensor_type()->set_elem_type(1);
   expect_error(ErrorCode::invalid_proto,
