@@ -387,10 +387,20 @@ TEST(Compare, FloatsWithinToleranceIntegersExactly) {
   auto cx = [](C v) { return Tensor::from_values<DataType::complex64>({1}, {v}); };
   EXPECT_TRUE(compare_value(cx(C(1, 1000)), cx(C(1, 1000.5f)), tol, "o").ok);
   EXPECT_FALSE(compare_value(cx(C(1, 1)), cx(C(1.1f, 1)), tol, "o").ok);
+  EXPECT_FALSE(compare_value(cx(C(1, 1)), cx(C(1, 1.1f)), tol, "o").ok);
   // Strings exactly.
   EXPECT_FALSE(
       compare_value(Tensor::from_strings({1}, {"a"}), Tensor::from_strings({1}, {"b"}), tol, "o")
           .ok);
+}
+
+// Strings are bytes: a string cut short (at a NUL byte or its end) differs.
+TEST(Compare, StringsByteForByte) {
+  const Tolerance tol;
+  auto str = [](std::string s) { return Tensor::from_strings({1}, {std::move(s)}); };
+  EXPECT_FALSE(compare_value(str(std::string("a\0b", 3)), str("a"), tol, "o").ok);
+  EXPECT_FALSE(compare_value(str("ab"), str("a"), tol, "o").ok);
+  EXPECT_TRUE(compare_value(str(std::string("a\0b", 3)), str(std::string("a\0b", 3)), tol, "o").ok);
 }
 
 TEST(Compare, ReasonsForStructuralDifferences) {
@@ -406,10 +416,16 @@ TEST(Compare, ReasonsForStructuralDifferences) {
   EXPECT_EQ(compare_value(Sequence(F), Sequence(DataType::int64), tol, "o").reason,
             Reason::dtype_mismatch);
   EXPECT_EQ(compare_outputs({f32({1}, {1})}, {}, tol).reason, Reason::output_count_mismatch);
+  EXPECT_EQ(compare_outputs({}, {f32({1}, {1})}, tol).reason, Reason::output_count_mismatch);
   Optional empty;
   EXPECT_EQ(
       compare_value(Value(empty), Value(make_optional(Value(f32({1}, {1})))), tol, "o").reason,
       Reason::kind_mismatch);
+  Optional none_f, none_i;  // two empty optionals of tensors: float, int64
+  none_f.elem_type = F;
+  none_i.elem_type = DataType::int64;
+  EXPECT_EQ(compare_value(Value(none_f), Value(none_i), tol, "o").reason, Reason::dtype_mismatch);
+  EXPECT_TRUE(compare_value(Value(none_f), Value(none_f), tol, "o").ok);
 }
 
 TEST(Selection, FiltersAndIds) {

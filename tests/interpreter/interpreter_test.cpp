@@ -290,6 +290,24 @@ TEST(InterpreterErrors, OpsetBeyondTheReferenceIsNotSupported) {
   expect_error(ErrorCode::not_supported, [&] { InterpretedModel::prepare(m); });
 }
 
+// A graph input's declared type is part of the model: a value of another element type bound to
+// it is an element type mismatch naming the input, before any node runs.
+TEST(InterpreterErrors, InputOfAnotherElementTypeThanDeclaredIsRejected) {
+  auto seq_model = model(11, graph("g", {node("SequenceLength", {"s"}, {"n"})},
+                                   {{"s", seq_type(F)}}, {{"n", tensor_type(I64)}}));
+  auto msg = expect_error(ErrorCode::element_type_mismatch,
+                          [&] { run(seq_model, {make_sequence(I64, 2)}); });
+  EXPECT_NE(msg.find("input 's'"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("seq(tensor(float))"), std::string::npos) << msg;
+  // The empty sequence carries its element type too.
+  expect_error(ErrorCode::element_type_mismatch, [&] { run(seq_model, {Sequence(I64)}); });
+
+  auto tensor_model = model(13, graph("g", {node("Identity", {"x"}, {"y"})},
+                                      {{"x", tensor_type(F)}}, {{"y", tensor_type(F)}}));
+  msg = expect_error(ErrorCode::element_type_mismatch, [&] { run(tensor_model, {i64(1)}); });
+  EXPECT_NE(msg.find("input 'x'"), std::string::npos) << msg;
+}
+
 TEST(InterpreterErrors, WrongInputCountIsMissingInput) {
   auto m = model(13, graph("g", {node("Identity", {"x"}, {"y"})}, {{"x", tensor_type(F)}},
                            {{"y", tensor_type(F)}}));

@@ -1,4 +1,5 @@
 #include <cmath>
+#include <cstring>
 
 #include "tests/support/test_util.h"
 
@@ -94,6 +95,63 @@ TEST(Tensor, IdenticalComparesBitsAndShape) {
   EXPECT_FALSE(f32({1}, {0.0f}).identical(f32({1}, {-0.0f})));
   EXPECT_FALSE(f32({1, 1}, {1}).identical(f32({1}, {1})));
   EXPECT_FALSE(Tensor::zeros(DataType::int32, {0}).identical(Tensor::zeros(DataType::int64, {0})));
+}
+
+// A NaN keeps its payload when widened: the 10 mantissa bits become the top of float's 23.
+TEST(Float16, NanPayloadSurvivesWidening) {
+  const float f = float16_to_float(Float16{0x7E01});
+  uint32_t bits;
+  std::memcpy(&bits, &f, 4);
+  EXPECT_EQ(bits, 0x7FC02000u);
+  const float g = float16_to_float(Float16{0xFD55});  // negative, signalling payload 0x155
+  std::memcpy(&bits, &g, 4);
+  EXPECT_EQ(bits, 0xFFAAA000u);
+}
+
+// Finite floats beyond float16's range round to infinity (IEEE 754 round to nearest).
+TEST(Float16, OverflowGivesInfinity) {
+  EXPECT_EQ(float_to_float16(1e6f).bits, 0x7C00);
+  EXPECT_EQ(float_to_float16(-3.4e38f).bits, 0xFC00);
+  EXPECT_EQ(float_to_float16(65536.0f).bits, 0x7C00);
+}
+
+// TensorProto.DataType numbers: UINT32 = 12, UINT64 = 13, COMPLEX64 = 14.
+TEST(DataType, NamesOfTheOnnxEnumNumbers) {
+  EXPECT_EQ(dtype_name_any(1), "float");
+  EXPECT_EQ(dtype_name_any(12), "uint32");
+  EXPECT_EQ(dtype_name_any(13), "uint64");
+  EXPECT_EQ(dtype_name_any(14), "complex64");
+  EXPECT_EQ(dtype_name_any(99), "type 99");
+}
+
+TEST(Tensor, IdenticalComparesEveryStringByte) {
+  auto s = [](std::vector<std::string> v) {
+    const auto n = static_cast<int64_t>(v.size());
+    return Tensor::from_strings({n}, std::move(v));
+  };
+  EXPECT_TRUE(s({"ab", ""}).identical(s({"ab", ""})));
+  EXPECT_FALSE(s({"ab"}).identical(s({"ba"})));
+  EXPECT_FALSE(s({std::string("a\0b", 3)}).identical(s({std::string("a\0c", 3)})));
+}
+
+// slice_axis(t, axis, start, length): along axis, elements start .. start + length - 1 of every
+// row, for outer rows > 1 (a copy) as for a single row (a view).
+TEST(Tensor, SliceAxisTakesTheRangeOfEveryRow) {
+  const Tensor t = Tensor::from_values<DataType::int32>({2, 3}, {0, 1, 2, 10, 11, 12});
+  EXPECT_TRUE(slice_axis(t, 1, 1, 2)
+                  .identical(Tensor::from_values<DataType::int32>({2, 2}, {1, 2, 11, 12})));
+  EXPECT_TRUE(
+      slice_axis(t, 0, 1, 1).identical(Tensor::from_values<DataType::int32>({1, 3}, {10, 11, 12})));
+  const Tensor s = Tensor::from_strings({2, 2}, {"a", "b", "c", "d"});
+  EXPECT_TRUE(slice_axis(s, 1, 1, 1).identical(Tensor::from_strings({2, 1}, {"b", "d"})));
+}
+
+// A sequence holds tensors of its element type only, the first one included.
+TEST(Tensor, SequenceRejectsTensorsOfAnotherElementType) {
+  expect_error(ErrorCode::element_type_mismatch, [] { Sequence(DataType::float32, {i64(1)}); });
+  expect_error(ErrorCode::element_type_mismatch, [] {
+    Sequence(DataType::int64, {i64(1), i32(2)});
+  });
 }
 
 }  // namespace

@@ -60,6 +60,18 @@ TEST(Proto, TypedFieldLayouts) {
   u.add_uint64_data(4000000000u);
   EXPECT_EQ(tensor_from_proto(u).data<uint32_t>()[0], 4000000000u);
 
+  onnx::TensorProto u64;  // uint64 in uint64_data, the full range (not int64_data)
+  u64.set_data_type(onnx::TensorProto::UINT64);
+  u64.add_dims(3);
+  u64.add_uint64_data((uint64_t{1} << 63) + 5);
+  u64.add_uint64_data(0);
+  u64.add_uint64_data(~uint64_t{0});
+  const Tensor tu64 = tensor_from_proto(u64);
+  ASSERT_EQ(tu64.shape(), Shape{3});
+  EXPECT_EQ(tu64.data<uint64_t>()[0], 9223372036854775813u);
+  EXPECT_EQ(tu64.data<uint64_t>()[1], 0u);
+  EXPECT_EQ(tu64.data<uint64_t>()[2], 18446744073709551615u);
+
   onnx::TensorProto s;  // strings are arbitrary bytes
   s.set_data_type(onnx::TensorProto::STRING);
   s.add_dims(2);
@@ -68,6 +80,35 @@ TEST(Proto, TypedFieldLayouts) {
   const Tensor ts = tensor_from_proto(s);
   EXPECT_EQ(ts.string_at(0), std::string("a\0b", 3));
   EXPECT_EQ(ts.string_at(1), "");
+}
+
+// The writer's typed fields follow the same layout: uint32 and uint64 in uint64_data, int64 in
+// int64_data, the narrow integer types, bool and float16 bits in int32_data.
+TEST(Proto, WriterUsesTheSpecTypedFields) {
+  const Tensor u64 =
+      Tensor::from_values<DataType::uint64>({2}, {(uint64_t{1} << 63) + 5, uint64_t{7}});
+  const onnx::TensorProto pu64 = tensor_to_proto(u64, TensorEncoding::typed_fields);
+  EXPECT_FALSE(pu64.has_raw_data());
+  EXPECT_EQ(pu64.int64_data_size(), 0);
+  ASSERT_EQ(pu64.uint64_data_size(), 2);
+  EXPECT_EQ(pu64.uint64_data(0), 9223372036854775813u);
+  EXPECT_EQ(pu64.uint64_data(1), 7u);
+
+  const onnx::TensorProto pu32 = tensor_to_proto(
+      Tensor::from_values<DataType::uint32>({1}, {4000000000u}), TensorEncoding::typed_fields);
+  ASSERT_EQ(pu32.uint64_data_size(), 1);
+  EXPECT_EQ(pu32.uint64_data(0), 4000000000u);
+
+  const onnx::TensorProto pi64 = tensor_to_proto(
+      Tensor::from_values<DataType::int64>({1}, {int64_t{-3}}), TensorEncoding::typed_fields);
+  EXPECT_EQ(pi64.uint64_data_size(), 0);
+  ASSERT_EQ(pi64.int64_data_size(), 1);
+  EXPECT_EQ(pi64.int64_data(0), -3);
+
+  const onnx::TensorProto ph = tensor_to_proto(
+      Tensor::from_values<DataType::float16>({1}, {Float16{0xC000}}), TensorEncoding::typed_fields);
+  ASSERT_EQ(ph.int32_data_size(), 1);
+  EXPECT_EQ(ph.int32_data(0), 0xC000);
 }
 
 TEST(Proto, RawDataIsLittleEndian) {
@@ -85,12 +126,22 @@ TEST(Proto, RejectsMalformedTensors) {
   auto msg = expect_error(ErrorCode::invalid_proto, [&] { tensor_from_proto(count); });
   EXPECT_NE(msg.find("float_data holds 1"), std::string::npos) << msg;
 
+  onnx::TensorProto extra;  // one value per element: more is as malformed as fewer
+  extra.set_data_type(onnx::TensorProto::FLOAT);
+  extra.add_dims(2);
+  for (float v : {1.f, 2.f, 3.f}) extra.add_float_data(v);
+  msg = expect_error(ErrorCode::invalid_proto, [&] { tensor_from_proto(extra); });
+  EXPECT_NE(msg.find("float_data holds 3"), std::string::npos) << msg;
+
   onnx::TensorProto raw;
   raw.set_data_type(onnx::TensorProto::INT64);
   raw.add_dims(2);
   raw.set_raw_data(std::string(15, '\0'));
   msg = expect_error(ErrorCode::invalid_proto, [&] { tensor_from_proto(raw); });
   EXPECT_NE(msg.find("15 bytes"), std::string::npos) << msg;
+  raw.set_raw_data(std::string(17, '\0'));  // more bytes than the shape needs: as malformed
+  msg = expect_error(ErrorCode::invalid_proto, [&] { tensor_from_proto(raw); });
+  EXPECT_NE(msg.find("raw_data has 17 bytes"), std::string::npos) << msg;
 
   onnx::TensorProto neg;
   neg.set_data_type(onnx::TensorProto::FLOAT);
@@ -121,10 +172,14 @@ TEST(Proto, RejectsMalformedTensors) {
   ext.set_data_type(onnx::TensorProto::FLOAT);
   ext.set_data_location(onnx::TensorProto::EXTERNAL);
   expect_error(ErrorCode::invalid_proto, [&] { tensor_from_proto(ext); });
+  ext.add_float_data(1.f);  // inline data does not make an EXTERNAL tensor readable
+  expect_error(ErrorCode::invalid_proto, [&] { tensor_from_proto(ext); });
 
   onnx::TensorProto str_raw;
   str_raw.set_data_type(onnx::TensorProto::STRING);
   str_raw.set_raw_data("abc");
+  expect_error(ErrorCode::invalid_proto, [&] { tensor_from_proto(str_raw); });
+  str_raw.add_dims(0);  // "raw_data ... MUST NOT be STRING", even with no element
   expect_error(ErrorCode::invalid_proto, [&] { tensor_from_proto(str_raw); });
 }
 
@@ -145,6 +200,33 @@ TEST(Proto, SequenceErrors) {
   onnx::TypeProto declared;
   declared.mutable_sequence_type()->mutable_elem_type()->mutable_tensor_type()->set_elem_type(1);
   expect_error(ErrorCode::invalid_proto, [&] { value_from_bytes("\xff\xff\xff", declared, "in"); });
+  // A sequence file of int32 tensors where the graph declares seq(tensor(float)).
+  const std::string ints =
+      value_to_bytes(make_sequence(DataType::int32, 2), TensorEncoding::raw_data);
+  expect_error(ErrorCode::element_type_mismatch, [&] { value_from_bytes(ints, declared, "in"); });
+}
+
+// A file holding a TensorProto where the graph declares a sequence: its fields do not fit
+// SequenceProto (field 1 is a string there, an int64 dims entry here), although field 2
+// (data_type FLOAT = 1) reads as a valid elem_type (TENSOR = 1) and nothing else is left.
+TEST(Proto, AnotherMessageTypeIsRejected) {
+  onnx::TensorProto t;
+  t.set_data_type(onnx::TensorProto::FLOAT);
+  t.add_dims(0);
+  onnx::TypeProto declared;
+  declared.mutable_sequence_type()->mutable_elem_type()->mutable_tensor_type()->set_elem_type(1);
+  expect_error(ErrorCode::invalid_proto,
+               [&] { value_from_bytes(t.SerializeAsString(), declared, "in"); });
+}
+
+// A tensor file of another element type than the graph declares is malformed input.
+TEST(Proto, TensorOfAnotherTypeThanDeclaredIsRejected) {
+  onnx::TypeProto declared;
+  declared.mutable_tensor_type()->set_elem_type(onnx::TensorProto::FLOAT);
+  const std::string ints = value_to_bytes(Value(i32(7)), TensorEncoding::raw_data);
+  const auto msg =
+      expect_error(ErrorCode::invalid_proto, [&] { value_from_bytes(ints, declared, "in"); });
+  EXPECT_NE(msg.find("tensor(float)"), std::string::npos) << msg;
 }
 
 TEST(Proto, OptionalRoundTrip) {
@@ -157,6 +239,23 @@ TEST(Proto, OptionalRoundTrip) {
   none.elem_type = DataType::int8;
   EXPECT_TRUE(value_from_bytes(value_to_bytes(Value(none), TensorEncoding::raw_data), declared, "o")
                   .identical(Value(none)));
+}
+
+// An OptionalProto with elem_type UNDEFINED holds nothing; what it would hold comes from the
+// declared type: here optional(seq(tensor(int8))).
+TEST(Proto, EmptyOptionalTakesItsKindFromTheDeclaredType) {
+  onnx::TypeProto declared;
+  declared.mutable_optional_type()
+      ->mutable_elem_type()
+      ->mutable_sequence_type()
+      ->mutable_elem_type()
+      ->mutable_tensor_type()
+      ->set_elem_type(onnx::TensorProto::INT8);
+  const Value v = value_from_bytes(onnx::OptionalProto().SerializeAsString(), declared, "o");
+  ASSERT_TRUE(v.is_optional());
+  EXPECT_FALSE(v.optional().element);
+  EXPECT_TRUE(v.optional().holds_sequence);
+  EXPECT_EQ(v.optional().elem_type, DataType::int8);
 }
 
 }  // namespace

@@ -40,7 +40,11 @@ TYPED_TEST(SequenceEraseTyped, DefaultErasesTheLast) {
 TYPED_TEST(SequenceEraseTyped, OutOfRangeOnBothSides) {
   const Sequence seq = make_sequence(TypeParam::value, 3);
   Context ctx;
-  expect_error(ErrorCode::position_out_of_range, [&] { ops::SequenceErase(seq, i64(3), ctx); });
+  // The message names the operator and the accepted range [-n, n - 1].
+  const auto msg =
+      expect_error(ErrorCode::position_out_of_range, [&] { ops::SequenceErase(seq, i64(3), ctx); });
+  EXPECT_NE(msg.find("SequenceErase"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("[-3, 2]"), std::string::npos) << msg;
   expect_error(ErrorCode::position_out_of_range, [&] { ops::SequenceErase(seq, i64(-4), ctx); });
 }
 

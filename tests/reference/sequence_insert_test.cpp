@@ -81,6 +81,7 @@ TYPED_TEST(SequenceInsertTyped, ElementTypeMustMatch) {
     ops::SequenceInsert(make_sequence(d, 1), make_tensor(other, {1}), std::nullopt, ctx);
   });
   EXPECT_NE(msg.find(std::string(dtype_name(d))), std::string::npos) << msg;
+  EXPECT_NE(msg.find("SequenceInsert"), std::string::npos) << msg;
 }
 
 TEST(SequenceInsert, EmptySequenceKeepsItsTypeForTheCheck) {

@@ -114,5 +114,15 @@ TEST(SequenceMap, BodyErrorsPropagate) {
                [&] { ops::SequenceMap(make_sequence(DataType::float32, 1), {}, failing, ctx); });
 }
 
+// "Inputs can be either tensors or sequences": an optional is neither.
+TEST(SequenceMap, OptionalInputIsNotATensor) {
+  Context ctx;
+  const Value opt(make_optional(Value(i64(1))));
+  expect_error(ErrorCode::not_a_tensor, [&] {
+    ops::SequenceMap(make_sequence(DataType::int64, 2), {opt}, identity_body(2, {DataType::int64}),
+                     ctx);
+  });
+}
+
 }  // namespace
 }  // namespace seqconf::testing
