@@ -64,6 +64,14 @@ class Broadcast {
   std::vector<std::vector<size_t>> strides_;
 };
 
+// The parts (of one element type) joined along `axis` into a tensor of out_shape, each part
+// read as having shapes[i] (its own shape, or with a stacking axis of length 1 inserted): the
+// block copy of Concat and ConcatFromSequence, after their own checks. Sizes are checked
+// before anything is allocated.
+Tensor concatenate(const std::vector<const Tensor*>& parts,
+                   const std::vector<seqconf::Shape>& shapes, size_t axis,
+                   const seqconf::Shape& out_shape);
+
 // The element of t at offset i (t's type is D).
 template <DataType D>
 const storage_t<D>& element_at(const Tensor& t, size_t i) {

@@ -49,21 +49,34 @@ Tensor Concat(const std::vector<Tensor>& inputs, int64_t axis, int64_t since_ver
       throw Error(ErrorCode::limit_exceeded,
                   "Concat: the concatenated axis length overflows at input " + std::to_string(i));
   }
-  // Before any allocation; an output without elements needs no loop over the axes.
-  if (checked_tensor_elements(first.dtype(), out_shape) == 0)
-    return Tensor::zeros(first.dtype(), out_shape);
+  std::vector<const Tensor*> parts;
+  std::vector<seqconf::Shape> shapes;
+  for (const Tensor& t : inputs) {
+    parts.push_back(&t);
+    shapes.push_back(t.shape());
+  }
+  return concatenate(parts, shapes, a, out_shape);
+}
+
+Tensor concatenate(const std::vector<const Tensor*>& parts,
+                   const std::vector<seqconf::Shape>& shapes, size_t axis,
+                   const seqconf::Shape& out_shape) {
+  const DataType dtype = parts.front()->dtype();
+  // Before any allocation; an output without elements needs no loop over the axes (whose
+  // product can be huge when one of the others is 0).
+  if (checked_tensor_elements(dtype, out_shape) == 0) return Tensor::zeros(dtype, out_shape);
   size_t outer = 1, inner = 1;
-  for (size_t k = 0; k < a; ++k) outer *= static_cast<size_t>(out_shape[k]);
-  for (size_t k = a + 1; k < out_shape.size(); ++k) inner *= static_cast<size_t>(out_shape[k]);
-  return visit_dtype(first.dtype(), [&](auto tag) {
+  for (size_t k = 0; k < axis; ++k) outer *= static_cast<size_t>(out_shape[k]);
+  for (size_t k = axis + 1; k < out_shape.size(); ++k) inner *= static_cast<size_t>(out_shape[k]);
+  return visit_dtype(dtype, [&](auto tag) {
     constexpr DataType D = decltype(tag)::value;
     std::vector<storage_t<D>> out;
-    out.reserve(outer * inner * static_cast<size_t>(out_shape[a]));
-    // Output row o along the axis: input 0's block of row o, then input 1's, ...
+    out.reserve(outer * inner * static_cast<size_t>(out_shape[axis]));
+    // Output row o along the axis: part 0's block of row o, then part 1's, ...
     for (size_t o = 0; o < outer; ++o)
-      for (const Tensor& t : inputs) {
-        const size_t block = static_cast<size_t>(t.shape()[a]) * inner;
-        for (size_t k = 0; k < block; ++k) out.push_back(element_at<D>(t, o * block + k));
+      for (size_t i = 0; i < parts.size(); ++i) {
+        const size_t block = static_cast<size_t>(shapes[i][axis]) * inner;
+        for (size_t k = 0; k < block; ++k) out.push_back(element_at<D>(*parts[i], o * block + k));
       }
     return Tensor::from_values<D>(out_shape, std::move(out));
   });

@@ -12,22 +12,13 @@ namespace seqconf::support {
 
 namespace {
 
-template <DataType D>
-const storage_t<D>& element(const Tensor& t, size_t i) {
-  if constexpr (D == DataType::string) {
-    return t.string_at(i);
-  } else {
-    return t.data<storage_t<D>>()[i];
-  }
-}
-
 // A tensor of `shape` whose element k is element index[k] of src.
 Tensor gather(const Tensor& src, const std::vector<size_t>& index, seqconf::Shape shape) {
   return visit_dtype(src.dtype(), [&](auto tag) {
     constexpr DataType D = decltype(tag)::value;
     std::vector<storage_t<D>> out;
     out.reserve(index.size());
-    for (size_t i : index) out.push_back(element<D>(src, i));
+    for (size_t i : index) out.push_back(element_at<D>(src, i));
     return Tensor::from_values<D>(std::move(shape), std::move(out));
   });
 }
@@ -132,24 +123,9 @@ Tensor ConcatFromSequence(const Sequence& s, int64_t axis, int64_t new_axis) {
                   "ConcatFromSequence: the concatenated axis length overflows at tensor " +
                       std::to_string(i));
   }
-  // Before reserving the output; an output without elements needs no loop over the axes
-  // (whose product can be huge when one of the others is 0).
-  if (checked_tensor_elements(first.dtype(), out_shape) == 0)
-    return Tensor::zeros(first.dtype(), out_shape);
-  size_t outer = 1, inner = 1;
-  for (size_t k = 0; k < a; ++k) outer *= static_cast<size_t>(out_shape[k]);
-  for (size_t k = a + 1; k < out_shape.size(); ++k) inner *= static_cast<size_t>(out_shape[k]);
-  return visit_dtype(first.dtype(), [&](auto tag) {
-    constexpr DataType D = decltype(tag)::value;
-    std::vector<storage_t<D>> out;
-    out.reserve(outer * inner * static_cast<size_t>(out_shape[a]));
-    for (size_t o = 0; o < outer; ++o)
-      for (size_t i = 0; i < s.size(); ++i) {
-        const size_t block = static_cast<size_t>(shapes[i][a]) * inner;
-        for (size_t k = 0; k < block; ++k) out.push_back(element<D>(s.at(i), o * block + k));
-      }
-    return Tensor::from_values<D>(out_shape, std::move(out));
-  });
+  std::vector<const Tensor*> parts;
+  for (size_t i = 0; i < s.size(); ++i) parts.push_back(&s.at(i));
+  return concatenate(parts, shapes, a, out_shape);
 }
 
 Value Identity(const Value& input) { return input; }
