@@ -69,6 +69,23 @@ inline std::vector<uint16_t> float16_edge_bits() {
           0xFBFF};  // -65504
 }
 
+// bfloat16 bit patterns at the edges (the upper half of a binary32).
+inline std::vector<uint16_t> bfloat16_edge_bits() {
+  return {0x0000,   // +0
+          0x8000,   // -0
+          0x3F80,   // 1
+          0x7F80,   // +inf
+          0xFF80,   // -inf
+          0x7FC0,   // quiet NaN
+          0x7F81,   // signalling NaN
+          0xFFC0,   // negative NaN
+          0x0001,   // smallest subnormal
+          0x007F,   // largest subnormal
+          0x0080,   // smallest normal
+          0x7F7F,   // about 3.39e38, largest finite
+          0xFF7F};  // its negative
+}
+
 inline std::vector<std::string> string_edges() {
   return {"",
           "a",
@@ -97,6 +114,10 @@ rc::Gen<storage_t<D>> element() {
     return rc::gen::map(
         detail::edge_biased<uint16_t>(detail::float16_edge_bits(), rc::gen::arbitrary<uint16_t>()),
         [](uint16_t bits) { return Float16{bits}; });
+  } else if constexpr (D == DataType::bfloat16) {
+    return rc::gen::map(
+        detail::edge_biased<uint16_t>(detail::bfloat16_edge_bits(), rc::gen::arbitrary<uint16_t>()),
+        [](uint16_t bits) { return BFloat16{bits}; });
   } else if constexpr (D == DataType::string) {
     return detail::edge_biased<std::string>(detail::string_edges(),
                                             rc::gen::resize(8, rc::gen::string<std::string>()));
@@ -150,7 +171,7 @@ inline rc::Gen<Tensor> tensor_of_type(DataType dtype, int min_rank = 0, int max_
                          [dtype](const Shape& s) { return tensor_of(dtype, s); });
 }
 
-// A tensor of any of the 15 types.
+// A tensor of any of the 15 types the sequence operators accept.
 inline rc::Gen<Tensor> tensor(int min_rank = 0, int max_rank = 4) {
   return rc::gen::mapcat(data_type(),
                          [=](DataType d) { return tensor_of_type(d, min_rank, max_rank); });

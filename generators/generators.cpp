@@ -30,10 +30,10 @@ template <class T>
 void print_element(const T& v, std::ostream& os) {
   if constexpr (std::is_same_v<T, std::string>) {
     print_string(v, os);
-  } else if constexpr (std::is_same_v<T, Float16>) {
+  } else if constexpr (is_half_v<T>) {
     char buf[16];
     std::snprintf(buf, sizeof buf, "0x%04x", v.bits);
-    os << buf << "(" << float16_to_float(v) << ")";
+    os << buf << "(" << half_to_float(v) << ")";
   } else if constexpr (std::is_same_v<T, int8_t> || std::is_same_v<T, uint8_t>) {
     os << static_cast<int>(v);
   } else {

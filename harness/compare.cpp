@@ -46,8 +46,8 @@ ElementCheck check_element(const Tensor& e, const Tensor& a, size_t i, const Tol
     if constexpr (D == DataType::string) {
       return {e.string_at(i) == a.string_at(i), "\"" + e.string_at(i) + "\"",
               "\"" + a.string_at(i) + "\""};
-    } else if constexpr (D == DataType::float16) {
-      const float x = float16_to_float(e.data<T>()[i]), y = float16_to_float(a.data<T>()[i]);
+    } else if constexpr (is_half_v<T>) {
+      const float x = half_to_float(e.data<T>()[i]), y = half_to_float(a.data<T>()[i]);
       return {close(x, y, tol), fmt_double(x), fmt_double(y)};
     } else if constexpr (D == DataType::float32 || D == DataType::float64) {
       const double x = e.data<T>()[i], y = a.data<T>()[i];

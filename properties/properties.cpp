@@ -13,7 +13,11 @@ OpSet reference_ops() {
   ops.sequence_at = ops::SequenceAt;
   ops.sequence_erase = ops::SequenceErase;
   ops.sequence_insert = ops::SequenceInsert;
-  ops.split_to_sequence = ops::SplitToSequence;
+  // The latest version, SplitToSequence-24: the 15 types and bfloat16.
+  ops.split_to_sequence = [](const Tensor& input, const std::optional<Tensor>& split, int64_t axis,
+                             int64_t keepdims, Context& ctx) {
+    return ops::SplitToSequence(input, split, axis, keepdims, ctx);
+  };
   ops.sequence_map = ops::SequenceMap;
   ops.concat_from_sequence = [](const Sequence& s, int64_t axis, int64_t new_axis) {
     return support::ConcatFromSequence(s, axis, new_axis);

@@ -1,4 +1,5 @@
-// Properties over values: element types kept for all 15 types, and the protobuf round trip.
+// Properties over values: element types kept for all 15 types, and the protobuf round trip of
+// all 16 carried types (bfloat16 included).
 #include "properties/prop_util.h"
 #include "properties/properties.h"
 #include "reference/spec_clauses.h"
@@ -42,7 +43,7 @@ void element_type_preserved(const OpSet& ops) {
 
 rc::Gen<Value> any_value() {
   return rc::gen::exec([]() -> Value {
-    const DataType d = *gens::data_type();
+    const DataType d = *gens::carried_data_type();
     switch (*gens::uniform<int>(0, 5)) {
       case 0:
         return *gens::tensor_of_type(d);

@@ -53,15 +53,40 @@ Float16 float_to_float16(float f) {
   return {static_cast<uint16_t>(sign | half)};
 }
 
+float bfloat16_to_float(BFloat16 b) {
+  const uint32_t x = static_cast<uint32_t>(b.bits) << 16;
+  float f;
+  std::memcpy(&f, &x, 4);
+  return f;
+}
+
+BFloat16 float_to_bfloat16(float f) {
+  uint32_t x;
+  std::memcpy(&x, &f, 4);
+  // NaN: keep the sign and the upper payload bits, and set the quiet bit so that truncating a
+  // payload held only in the lower 16 bits cannot turn the NaN into an infinity.
+  if ((x & 0x7fffffffu) > 0x7f800000u) return {static_cast<uint16_t>((x >> 16) | 0x0040u)};
+  // Round to nearest even on the 16 bits dropped; a carry into the exponent is correct (up to
+  // infinity for the largest finite values).
+  const uint32_t rounded = x + 0x7fffu + ((x >> 16) & 1u);
+  return {static_cast<uint16_t>(rounded >> 16)};
+}
+
 bool is_supported(DataType d) {
+  for (DataType t : kCarriedDataTypes)
+    if (t == d) return true;
+  return false;
+}
+
+bool is_any_tensor_type(DataType d) {
   for (DataType t : kAllDataTypes)
     if (t == d) return true;
   return false;
 }
 
 bool is_floating(DataType d) {
-  return d == DataType::float16 || d == DataType::float32 || d == DataType::float64 ||
-         d == DataType::complex64 || d == DataType::complex128;
+  return d == DataType::bfloat16 || d == DataType::float16 || d == DataType::float32 ||
+         d == DataType::float64 || d == DataType::complex64 || d == DataType::complex128;
 }
 
 size_t element_size(DataType d) {
@@ -101,13 +126,15 @@ std::string_view dtype_name(DataType d) {
       return "complex128";
     case DataType::string:
       return "string";
+    case DataType::bfloat16:
+      return "bfloat16";
     default:
       return "undefined";
   }
 }
 
 std::optional<DataType> dtype_from_name(std::string_view name) {
-  for (DataType t : kAllDataTypes)
+  for (DataType t : kCarriedDataTypes)
     if (dtype_name(t) == name) return t;
   return std::nullopt;
 }

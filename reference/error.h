@@ -14,6 +14,7 @@ namespace seqconf {
   X(position_not_scalar, "position is not a scalar (tensor of empty shape)")              \
   X(position_type, "position is not int32 or int64")                                      \
   X(element_type_mismatch, "tensor element type differs from the sequence's")             \
+  X(element_type_not_allowed, "element type outside the operator's type constraint")      \
   /* SplitToSequence */                                                                   \
   X(split_negative, "split holds a negative length")                                      \
   X(split_zero, "split holds a zero length where none is accepted")                       \

@@ -30,7 +30,7 @@ DataType dtype_from_onnx(int32_t elem_type, const std::string& what) {
   if (!is_supported(d))
     throw Error(ErrorCode::unsupported_type,
                 what + ": element type " + dtype_name_any(elem_type) +
-                    " is not one of the 15 tensor types the sequence operators accept");
+                    " is not one of the 16 tensor types the suite carries");
   return d;
 }
 
@@ -74,8 +74,8 @@ Tensor tensor_from_proto(const onnx::TensorProto& p) {
       if constexpr (std::is_same_v<T, std::complex<float>> ||
                     std::is_same_v<T, std::complex<double>>)
         out[i] = T(field.Get(static_cast<int>(2 * i)), field.Get(static_cast<int>(2 * i + 1)));
-      else if constexpr (std::is_same_v<T, Float16>)
-        out[i] = Float16{static_cast<uint16_t>(field.Get(static_cast<int>(i)))};
+      else if constexpr (is_half_v<T>)
+        out[i] = T{static_cast<uint16_t>(field.Get(static_cast<int>(i)))};
       else
         out[i] = static_cast<T>(field.Get(static_cast<int>(i)));
     }
@@ -123,6 +123,11 @@ Tensor tensor_from_proto(const onnx::TensorProto& p) {
     case DataType::float16:
       put(DataTypeTag<DataType::float16>{}, p.int32_data(), 1, "int32_data");
       break;
+    // onnx.proto, int32_data: "When this field is present, the data_type field MUST be INT32,
+    // ..., FLOAT16, BFLOAT16, ..."; like float16, each element holds its 16 bits.
+    case DataType::bfloat16:
+      put(DataTypeTag<DataType::bfloat16>{}, p.int32_data(), 1, "int32_data");
+      break;
     default:
       bad(label + ": unexpected element type");
   }
@@ -163,7 +168,7 @@ onnx::TensorProto tensor_to_proto(const Tensor& t, TensorEncoding encoding,
         p.add_int64_data(v[i]);
       } else if constexpr (std::is_same_v<T, uint32_t> || std::is_same_v<T, uint64_t>) {
         p.add_uint64_data(v[i]);
-      } else if constexpr (std::is_same_v<T, Float16>) {
+      } else if constexpr (is_half_v<T>) {
         p.add_int32_data(v[i].bits);
       } else {
         p.add_int32_data(static_cast<int32_t>(v[i]));

@@ -17,6 +17,7 @@ std::vector<SpecClause> make_table() {
        "It is an error if any of the index values are out of bounds."},
       {"position.scalar", kPositionOps, 11, "It must be a scalar(tensor of empty shape)."},
       {"position.integral", kPositionOps, 11, "Constrain position to integral tensor."},
+      {"position.any_tensor_type", kPositionOps, 11, "Constrain to any tensor type."},
       {"position.range",
        {"SequenceAt", "SequenceErase"},
        11,
@@ -100,6 +101,14 @@ std::vector<SpecClause> make_table() {
        {"SequenceMap"},
        17,
        "The graph to be run for each sample in the sequence(s)."},
+      {"SequenceMap.sequence_types",
+       {"SequenceMap"},
+       17,
+       "Constrain input types to any sequence type."},
+      {"SequenceMap.additional_types",
+       {"SequenceMap"},
+       17,
+       "Constrain to any tensor or sequence type."},
 
       // SplitToSequence-11
       {"SplitToSequence.summary",
@@ -157,6 +166,10 @@ std::vector<SpecClause> make_table() {
        {"SplitToSequence"},
        11,
        "Constrain split size to integral tensor."},
+      {"SplitToSequence.input_types",
+       {"SplitToSequence"},
+       11,
+       "Constrain input types to all tensor types."},
 
       // Operators the suite runs around the five (graph sources and sinks).
       {"SequenceEmpty.summary",

@@ -33,8 +33,9 @@ storage_t<D> value_of(int k) {
     return "s" + std::to_string(k);
   } else if constexpr (D == DataType::bool_) {
     return static_cast<T>(k % 3 == 1 || k % 5 == 0);
-  } else if constexpr (D == DataType::float16) {
-    return float_to_float16(odd ? -(static_cast<float>(k) + 0.5f) : static_cast<float>(k) + 0.5f);
+  } else if constexpr (is_half_v<T>) {
+    // k + 0.5 is exact in float16 (11 significant bits) and bfloat16 (8) for every k <= 127.
+    return half_from_float<T>(odd ? -(static_cast<float>(k) + 0.5f) : static_cast<float>(k) + 0.5f);
   } else if constexpr (D == DataType::float32) {
     return odd ? -(static_cast<float>(k) + 0.25f) : static_cast<float>(k) + 0.25f;
   } else if constexpr (D == DataType::float64) {

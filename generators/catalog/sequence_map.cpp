@@ -101,8 +101,8 @@ Tensor plus_twice_addend(const Tensor& x) {
     } else {
       std::vector<T> v;
       for (size_t i = 0; i < x.element_count(); ++i) {
-        if constexpr (D == DataType::float16)
-          v.push_back(float_to_float16(float16_to_float(x.data<T>()[i]) + 2 * kAddend));
+        if constexpr (is_half_v<T>)
+          v.push_back(half_from_float<T>(half_to_float(x.data<T>()[i]) + 2 * kAddend));
         else
           v.push_back(static_cast<T>(x.data<T>()[i] + 2 * kAddend));
       }
@@ -115,8 +115,9 @@ Tensor plus_twice_addend(const Tensor& x) {
 Tensor addend(DataType d) {
   return visit_dtype(d, [&](auto tag) -> Tensor {
     constexpr DataType D = decltype(tag)::value;
-    if constexpr (D == DataType::float16)
-      return Tensor::from_values<D>({}, {float_to_float16(static_cast<float>(kAddend))});
+    if constexpr (is_half_v<storage_t<D>>)
+      return Tensor::from_values<D>({},
+                                    {half_from_float<storage_t<D>>(static_cast<float>(kAddend))});
     else if constexpr (addable_type(D))
       return Tensor::from_values<D>({}, {static_cast<storage_t<D>>(kAddend)});
     else

@@ -4,6 +4,8 @@
 #include <climits>
 #include <tuple>
 
+#include "reference/spec_clauses.h"
+
 namespace seqconf::interp {
 
 namespace {
@@ -16,7 +18,11 @@ constexpr ElemTypeSet all_types() {
   return s;
 }
 
+// ONNX's all_tensor_types(): the 15 types; all_tensor_types_ir4() and its successors add
+// bfloat16 (and types the suite does not carry).
 constexpr ElemTypeSet kAll = all_types();
+constexpr ElemTypeSet kBFloat16 = bit(DataType::bfloat16);
+constexpr ElemTypeSet kAllIr4 = kAll | kBFloat16;
 constexpr ElemTypeSet kBool = bit(DataType::bool_);
 constexpr ElemTypeSet kInt64 = bit(DataType::int64);
 constexpr ElemTypeSet kInt32Int64 = bit(DataType::int32) | bit(DataType::int64);
@@ -58,46 +64,52 @@ constexpr std::string_view kOptionalIn =
     "Constrain input type to optional tensor and optional sequence types.";
 
 std::vector<OperatorSignature> build_table() {
+  // Sentences of the five operators' type constraints, from the clause table.
+  const std::string_view kAnyTensorType = spec_clause("position.any_tensor_type").sentence;
+  const std::string_view kSplitInputTypes = spec_clause("SplitToSequence.input_types").sentence;
+  const std::string_view kMapSequenceTypes = spec_clause("SequenceMap.sequence_types").sentence;
+  const std::string_view kMapAdditionalTypes = spec_clause("SequenceMap.additional_types").sentence;
   std::vector<OperatorSignature> t;
   // ---- the five operators under test: reference/ops checks their types ----
   t.push_back({"SequenceAt",
                11,
                {in("input_sequence", "S"), in("position", "I")},
                {in("tensor", "T")},
-               {{"S", "Constrain to any tensor type.", kSequence, kAll},
-                {"T", "Constrain to any tensor type.", kTensor, kAll},
+               {{"S", kAnyTensorType, kSequence, kAll},
+                {"T", kAnyTensorType, kTensor, kAll},
                 {"I", kPosition, kTensor, kInt32Int64}},
                true});
   t.push_back({"SequenceErase",
                11,
                {in("input_sequence", "S"), opt("position", "I")},
                {in("output_sequence", "S")},
-               {{"S", "Constrain to any tensor type.", kSequence, kAll},
-                {"I", kPosition, kTensor, kInt32Int64}},
+               {{"S", kAnyTensorType, kSequence, kAll}, {"I", kPosition, kTensor, kInt32Int64}},
                true});
   t.push_back({"SequenceInsert",
                11,
                {in("input_sequence", "S"), in("tensor", "T"), opt("position", "I")},
                {in("output_sequence", "S")},
-               {{"T", "Constrain to any tensor type.", kTensor, kAll},
-                {"S", "Constrain to any tensor type.", kSequence, kAll},
+               {{"T", kAnyTensorType, kTensor, kAll},
+                {"S", kAnyTensorType, kSequence, kAll},
                 {"I", kPosition, kTensor, kInt32Int64}},
                true});
+  // SplitToSequence-24 adds bfloat16 (all_tensor_types_ir4), with the same sentences.
   for (int64_t v : {11, 24})
     t.push_back({"SplitToSequence",
                  v,
                  {in("input", "T"), opt("split", "I")},
                  {in("output_sequence", "S")},
-                 {{"T", "Constrain input types to all tensor types.", kTensor, kAll},
+                 {{"T", kSplitInputTypes, kTensor, v == 11 ? kAll : kAllIr4},
                   {"I", "Constrain split size to integral tensor.", kTensor, kInt32Int64},
-                  {"S", "Constrain output types to all tensor types.", kSequence, kAll}},
+                  {"S", "Constrain output types to all tensor types.", kSequence,
+                   v == 11 ? kAll : kAllIr4}},
                  true});
   t.push_back({"SequenceMap",
                17,
                {in("input_sequence", "S"), variadic("additional_inputs", "V", false, 0)},
                {variadic("out_sequence", "S", false, 1)},
-               {{"S", "Constrain input types to any sequence type.", kSequence, kAll},
-                {"V", "Constrain to any tensor or sequence type.", kTensorOrSequence, kAll}},
+               {{"S", kMapSequenceTypes, kSequence, kAll},
+                {"V", kMapAdditionalTypes, kTensorOrSequence, kAll}},
                true});
 
   // ---- supporting operators ----
@@ -117,7 +129,7 @@ std::vector<OperatorSignature> build_table() {
        11,
        {in("input_sequence", "S")},
        {in("length", "I")},
-       {{"S", "Constrain to any tensor type.", kSequence, kAll},
+       {{"S", kAnyTensorType, kSequence, kAll},
         {"I", "Constrain output to integral tensor. It must be a scalar(tensor of empty shape).",
          kTensor, kInt64}}});
   t.push_back({"ConcatFromSequence",
@@ -131,13 +143,15 @@ std::vector<OperatorSignature> build_table() {
                  v,
                  {in("input", "T")},
                  {in("output", "T")},
-                 {{"T", kAllTensorTypes, kTensor, kAll}}});
+                 {{"T", kAllTensorTypes, kTensor, v == 1 ? kAll : kAllIr4}}});
+  // From 14 on, V's tensors come from all_tensor_types_ir4 and later lists (with bfloat16), its
+  // sequences and optionals from all_tensor_sequence_types / all_optional_types (without).
   t.push_back({"Identity",
                14,
                {in("input", "V")},
                {in("output", "V")},
                {{"V", "Constrain input and output types to all tensor and sequence types.",
-                 kTensorOrSequence, kAll}}});
+                 kTensorOrSequence, kAll, kBFloat16}}});
   for (int64_t v : {16, 19, 21, 23, 24})
     t.push_back(
         {"Identity",
@@ -145,26 +159,27 @@ std::vector<OperatorSignature> build_table() {
          {in("input", "V")},
          {in("output", "V")},
          {{"V", "Constrain input and output types to all tensor, sequence, and optional types.",
-           kAnyKind, kAll}}});
+           kAnyKind, kAll, kBFloat16}}});
+  // Add-13 and Add-14 add bfloat16 (as Sub, Mul and Div below).
   for (int64_t v : {7, 13})
     t.push_back({"Add",
                  v,
                  {in("A", "T"), in("B", "T")},
                  {in("C", "T")},
                  {{"T", "Constrain input and output types to high-precision numeric tensors.",
-                   kTensor, kHighPrecision}}});
-  t.push_back(
-      {"Add",
-       14,
-       {in("A", "T"), in("B", "T")},
-       {in("C", "T")},
-       {{"T", "Constrain input and output types to all numeric tensors.", kTensor, kNumeric}}});
+                   kTensor, v == 7 ? kHighPrecision : kHighPrecision | kBFloat16}}});
+  t.push_back({"Add",
+               14,
+               {in("A", "T"), in("B", "T")},
+               {in("C", "T")},
+               {{"T", "Constrain input and output types to all numeric tensors.", kTensor,
+                 kNumeric | kBFloat16}}});
   for (int64_t v : {1, 13, 15, 19, 21, 23, 24})
     t.push_back({"Shape",
                  v,
                  {in("data", "T")},
                  {in("shape", "T1")},
-                 {{"T", "Input tensor can be of arbitrary type.", kTensor, kAll},
+                 {{"T", "Input tensor can be of arbitrary type.", kTensor, v == 1 ? kAll : kAllIr4},
                   {"T1", "Constrain output to int64 tensor.", kTensor, kInt64}}});
   t.push_back({"Constant",
                1,
@@ -172,14 +187,18 @@ std::vector<OperatorSignature> build_table() {
                {in("output", "T")},
                {{"T", "Constrain input and output types to float tensors.", kTensor, kFloats}}});
   for (int64_t v : {9, 11, 12, 13, 19, 21, 23, 24})
-    t.push_back({"Constant", v, {}, {in("output", "T")}, {{"T", kAllTensorTypes, kTensor, kAll}}});
+    t.push_back({"Constant",
+                 v,
+                 {},
+                 {in("output", "T")},
+                 {{"T", kAllTensorTypes, kTensor, v < 13 ? kAll : kAllIr4}}});
   for (int64_t v : {10, 11, 13})
     t.push_back({"Slice",
                  v,
                  {in("data", "T"), in("starts", "Tind"), in("ends", "Tind"), opt("axes", "Tind"),
                   opt("steps", "Tind")},
                  {in("output", "T")},
-                 {{"T", kAllTensorTypes, kTensor, kAll},
+                 {{"T", kAllTensorTypes, kTensor, v < 13 ? kAll : kAllIr4},
                   {"Tind", "Constrain indices to integer types", kTensor, kInt32Int64}}});
   for (int64_t v : {1, 11})
     t.push_back({"Unsqueeze",
@@ -196,7 +215,7 @@ std::vector<OperatorSignature> build_table() {
                  v,
                  {in("data", "T"), in("axes", "tensor(int64)")},
                  {in("expanded", "T")},
-                 {{"T", text, kTensor, kAll}, {"tensor(int64)", "", kTensor, kInt64}}});
+                 {{"T", text, kTensor, kAllIr4}, {"tensor(int64)", "", kTensor, kInt64}}});
   t.push_back({"Not",
                1,
                {in("X", "T")},
@@ -236,11 +255,12 @@ std::vector<OperatorSignature> build_table() {
                {in("concat_result", "T")},
                {{"T", "Constrain output types to float tensors.", kTensor, kFloats}}});
   for (int64_t v : {4, 11, 13})
-    t.push_back({"Concat",
-                 v,
-                 {variadic("inputs", "T", true, 1)},
-                 {in("concat_result", "T")},
-                 {{"T", "Constrain output types to any tensor type.", kTensor, kAll}}});
+    t.push_back(
+        {"Concat",
+         v,
+         {variadic("inputs", "T", true, 1)},
+         {in("concat_result", "T")},
+         {{"T", "Constrain output types to any tensor type.", kTensor, v < 13 ? kAll : kAllIr4}}});
   t.push_back({"Cast",
                6,
                {in("input", "T1")},
@@ -250,20 +270,21 @@ std::vector<OperatorSignature> build_table() {
                 {"T2", "Constrain output types. Casting to strings and complex are not supported.",
                  kTensor, kCast6}}});
   for (int64_t v : {9, 13, 19, 21, 23, 24})
-    t.push_back(
-        {"Cast",
-         v,
-         {in("input", "T1")},
-         {in("output", "T2")},
-         {{"T1", "Constrain input types. Casting from complex is not supported.", kTensor, kCast9},
-          {"T2", "Constrain output types. Casting to complex is not supported.", kTensor,
-           kCast9}}});
+    t.push_back({"Cast",
+                 v,
+                 {in("input", "T1")},
+                 {in("output", "T2")},
+                 {{"T1", "Constrain input types. Casting from complex is not supported.", kTensor,
+                   v < 13 ? kCast9 : kCast9 | kBFloat16},
+                  {"T2", "Constrain output types. Casting to complex is not supported.", kTensor,
+                   v < 13 ? kCast9 : kCast9 | kBFloat16}}});
   for (int64_t v : {1, 11, 13})
     t.push_back({"Gather",
                  v,
                  {in("data", "T"), in("indices", "Tind")},
                  {in("output", "T")},
-                 {{"T", "Constrain input and output types to any tensor type.", kTensor, kAll},
+                 {{"T", "Constrain input and output types to any tensor type.", kTensor,
+                   v < 13 ? kAll : kAllIr4},
                   {"Tind", "Constrain indices to integer types", kTensor, kInt32Int64}}});
   for (std::string_view op : {"Sub", "Mul", "Div"}) {
     for (int64_t v : {7, 13})
@@ -272,20 +293,20 @@ std::vector<OperatorSignature> build_table() {
                    {in("A", "T"), in("B", "T")},
                    {in("C", "T")},
                    {{"T", "Constrain input and output types to high-precision numeric tensors.",
-                     kTensor, kHighPrecision}}});
-    t.push_back(
-        {op,
-         14,
-         {in("A", "T"), in("B", "T")},
-         {in("C", "T")},
-         {{"T", "Constrain input and output types to all numeric tensors.", kTensor, kNumeric}}});
+                     kTensor, v == 7 ? kHighPrecision : kHighPrecision | kBFloat16}}});
+    t.push_back({op,
+                 14,
+                 {in("A", "T"), in("B", "T")},
+                 {in("C", "T")},
+                 {{"T", "Constrain input and output types to all numeric tensors.", kTensor,
+                   kNumeric | kBFloat16}}});
   }
   constexpr std::string_view kBoolOut = "Constrain output to boolean tensor.";
   for (auto [v, text, types] : std::vector<std::tuple<int64_t, std::string_view, ElemTypeSet>>{
            {7, "Constrain input to integral tensors.", kEqual7},
            {11, "Constrain input types to all numeric tensors.", kEqual11},
-           {13, "Constrain input types to all numeric tensors.", kEqual11},
-           {19, "Constrain input types to all (non-complex) tensors.", kEqual19}})
+           {13, "Constrain input types to all numeric tensors.", kEqual11 | kBFloat16},
+           {19, "Constrain input types to all (non-complex) tensors.", kEqual19 | kBFloat16}})
     t.push_back({"Equal",
                  v,
                  {in("A", "T"), in("B", "T")},
@@ -295,7 +316,7 @@ std::vector<OperatorSignature> build_table() {
     for (auto [v, text, types] : std::vector<std::tuple<int64_t, std::string_view, ElemTypeSet>>{
              {7, "Constrain input to float tensors.", kFloats},
              {9, "Constrain input types to all numeric tensors.", kNumeric},
-             {13, "Constrain input types to all numeric tensors.", kNumeric}})
+             {13, "Constrain input types to all numeric tensors.", kNumeric | kBFloat16}})
       t.push_back({op,
                    v,
                    {in("A", "T"), in("B", "T")},
@@ -304,12 +325,12 @@ std::vector<OperatorSignature> build_table() {
   for (auto [v, text] : std::vector<std::pair<int64_t, std::string_view>>{
            {9, "Constrain input and output types to all tensor types."},
            {16, "Constrain input and output types to all tensor types (including bfloat)."}})
-    t.push_back(
-        {"Where",
-         v,
-         {in("condition", "B"), in("X", "T"), in("Y", "T")},
-         {in("output", "T")},
-         {{"B", "Constrain to boolean tensors.", kTensor, kBool}, {"T", text, kTensor, kAll}}});
+    t.push_back({"Where",
+                 v,
+                 {in("condition", "B"), in("X", "T"), in("Y", "T")},
+                 {in("output", "T")},
+                 {{"B", "Constrain to boolean tensors.", kTensor, kBool},
+                  {"T", text, kTensor, v == 9 ? kAll : kAllIr4}}});
 
   for (int64_t v : {1, 11})
     t.push_back({"Squeeze",
@@ -326,20 +347,21 @@ std::vector<OperatorSignature> build_table() {
                  v,
                  {in("data", "T"), opt("axes", "tensor(int64)")},
                  {in("squeezed", "T")},
-                 {{"T", text, kTensor, kAll}, {"tensor(int64)", "", kTensor, kInt64}}});
+                 {{"T", text, kTensor, kAllIr4}, {"tensor(int64)", "", kTensor, kInt64}}});
   for (int64_t v : {5, 13, 14, 19, 21, 23, 24})
     t.push_back({"Reshape",
                  v,
                  {in("data", "T"), in("shape", "tensor(int64)")},
                  {in("reshaped", "T")},
-                 {{"T", "Constrain input and output types to all tensor types.", kTensor, kAll},
+                 {{"T", "Constrain input and output types to all tensor types.", kTensor,
+                   v == 5 ? kAll : kAllIr4},
                   {"tensor(int64)", "", kTensor, kInt64}}});
   for (int64_t v : {1, 13, 19, 21, 23, 24})
     t.push_back({"Size",
                  v,
                  {in("data", "T")},
                  {in("size", "T1")},
-                 {{"T", "Input tensor can be of arbitrary type.", kTensor, kAll},
+                 {{"T", "Input tensor can be of arbitrary type.", kTensor, v == 1 ? kAll : kAllIr4},
                   {"T1", "Constrain output to int64 tensor, which should be a scalar though.",
                    kTensor, kInt64}}});
   for (auto [v, text] : std::vector<std::pair<int64_t, std::string_view>>{
@@ -348,12 +370,12 @@ std::vector<OperatorSignature> build_table() {
            {21, "Constrain output types to be numerics or boolean."},
            {23, "Constrain output types to be numerics or boolean."},
            {24, "Constrain output types to be numerics or boolean."}})
-    t.push_back(
-        {"ConstantOfShape",
-         v,
-         {in("input", "T1")},
-         {in("output", "T2")},
-         {{"T1", "Constrain input types.", kTensor, kInt64}, {"T2", text, kTensor, kEqual11}}});
+    t.push_back({"ConstantOfShape",
+                 v,
+                 {in("input", "T1")},
+                 {in("output", "T2")},
+                 {{"T1", "Constrain input types.", kTensor, kInt64},
+                  {"T2", text, kTensor, v == 9 ? kEqual11 : kEqual11 | kBFloat16}}});
   t.push_back({"Range",
                11,
                {in("start", "T"), in("limit", "T"), in("delta", "T")},
@@ -362,6 +384,8 @@ std::vector<OperatorSignature> build_table() {
                  (kFloats & ~bit(DataType::float16)) | bit(DataType::int16) | kInt32Int64}}});
 
   // ---- control flow: V is heterogeneous, each value checked on its own ----
+  // V: all_tensor_types() (and its sequences) up to 13; control_flow_types_ir4() and its
+  // successors from 16, whose tensors, sequences and optionals all hold bfloat16.
   struct Flow {
     int64_t since;
     std::string_view v_text;
@@ -397,14 +421,15 @@ std::vector<OperatorSignature> build_table() {
          f.since,
          {opt("M", "I"), opt("cond", "B"), variadic("v_initial", "V", false, f.since == 1 ? 1 : 0)},
          {variadic("v_final_and_scan_outputs", "V", false, 1)},
-         {{"V", f.v_text, f.v_kinds, kAll},
+         {{"V", f.v_text, f.v_kinds, f.since < 16 ? kAll : kAllIr4},
           {"I", "tensor of int64, which should be a scalar.", kTensor, kInt64},
           {"B", "tensor of bool, which should be a scalar.", kTensor, kBool}}});
     t.push_back({"If",
                  f.since,
                  {in("cond", "B")},
                  {variadic("outputs", "V", false, 1)},
-                 {{"V", f.v_text, f.v_kinds, kAll}, {"B", "Only bool", kTensor, kBool}}});
+                 {{"V", f.v_text, f.v_kinds, f.since < 16 ? kAll : kAllIr4},
+                  {"B", "Only bool", kTensor, kBool}}});
   }
   std::stable_sort(t.begin(), t.end(), [](const OperatorSignature& a, const OperatorSignature& b) {
     return a.op != b.op ? a.op < b.op : a.since_version < b.since_version;
@@ -454,7 +479,7 @@ void check_value(const OperatorSignature& sig, std::string_view node_name, const
   const TypeConstraint& c = sig.constraint(f.type);
   const uint8_t kind = kind_of(v);
   const DataType elem = elem_type_of(v);
-  if (!(kind & c.kinds) || !(bit(elem) & c.elem_types))
+  if (!(kind & c.kinds) || !(bit(elem) & c.allowed(kind)))
     type_violation(sig, node_name, formal_text(side, i, f.name), f.type, type_text(v));
   if (f.option == F::variadic && !f.homogeneous) return;
   const TypeBindings::Bound* b = bindings.find(f.type);
@@ -516,16 +541,17 @@ const OperatorSignature* find_signature(std::string_view op, int64_t since_versi
 std::string type_text(const Value& v) { return kind_text(kind_of(v), dtype_name(elem_type_of(v))); }
 
 std::string allowed_text(const TypeConstraint& c) {
-  std::string elems;
-  if (c.elem_types == kAll) {
-    elems = "all 15 types";
-  } else {
-    for (DataType d : kAllDataTypes)
-      if (c.elem_types & bit(d)) elems += (elems.empty() ? "" : "|") + std::string(dtype_name(d));
-  }
+  auto elems_text = [](ElemTypeSet set) {
+    if (set == kAll) return std::string("all 15 types");
+    if (set == kAllIr4) return std::string("all 16 types");
+    std::string elems;
+    for (DataType d : kCarriedDataTypes)
+      if (set & bit(d)) elems += (elems.empty() ? "" : "|") + std::string(dtype_name(d));
+    return elems;
+  };
   std::string out;
   for (uint8_t k : {kTensor, kSequence, kOptionalTensor, kOptionalSequence})
-    if (c.kinds & k) out += (out.empty() ? "" : ", ") + kind_text(k, elems);
+    if (c.kinds & k) out += (out.empty() ? "" : ", ") + kind_text(k, elems_text(c.allowed(k)));
   return out;
 }
 

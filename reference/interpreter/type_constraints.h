@@ -31,7 +31,7 @@ enum ValueKind : uint8_t {
   kOptionalSequence = 8,  // optional(seq(tensor(T)))
 };
 
-// Element types as bits (1 << DataType): the subset of the 15 carried types a constraint allows.
+// Element types as bits (1 << DataType): the subset of the 16 carried types a constraint allows.
 using ElemTypeSet = uint32_t;
 
 struct TypeConstraint {
@@ -41,6 +41,14 @@ struct TypeConstraint {
   std::string_view description;  // the spec's sentence, verbatim
   uint8_t kinds;                 // ValueKind bits
   ElemTypeSet elem_types;
+  // Element types allowed only as tensor(T), not in sequences or optionals: Identity-14 on
+  // lists all_tensor_types_ir4() (with bfloat16) for tensors but all_tensor_sequence_types()
+  // (without) for sequences.
+  ElemTypeSet tensor_only = 0;
+  // The element types allowed for values of this kind.
+  ElemTypeSet allowed(uint8_t kind) const {
+    return elem_types | (kind == kTensor ? tensor_only : 0);
+  }
 };
 
 struct FormalParameter {
@@ -78,7 +86,8 @@ const OperatorSignature* find_signature(std::string_view op, int64_t since_versi
 // "seq(tensor(float))": the type of a value as the spec writes it (an empty optional has one
 // too).
 std::string type_text(const Value& v);
-// "tensor(bool|int8|...)" per kind, "tensor(all 15 types)" for the full set.
+// "tensor(bool|int8|...)" per kind, "tensor(all 15 types)" for all_tensor_types(),
+// "tensor(all 16 types)" for all_tensor_types_ir4().
 std::string allowed_text(const TypeConstraint& c);
 
 // Static checks of a node against its row, for InterpretedModel::prepare. `label` names the node

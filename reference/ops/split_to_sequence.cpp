@@ -1,4 +1,4 @@
-// SplitToSequence-11 (and -24, which adds bfloat16 only)
+// SplitToSequence-11 and -24 (which adds bfloat16 to T and S, nothing else)
 // "Split a tensor into a sequence of tensors, along the specified 'axis'. Lengths of the parts
 //  can be specified using argument 'split'. 'split' must contain only positive numbers.
 //  'split' is either a scalar (tensor of empty shape), or a 1-D tensor."
@@ -144,7 +144,13 @@ std::vector<Tensor> chunks_along(const Tensor& input, size_t a,
 }  // namespace
 
 Sequence SplitToSequence(const Tensor& input, const std::optional<Tensor>& split, int64_t axis,
-                         int64_t keepdims, Context& ctx) {
+                         int64_t keepdims, Context& ctx, int64_t since_version) {
+  // Clause SplitToSequence.input_types (T, and S of the output): all_tensor_types() at 11;
+  // SplitToSequence-24 lists all_tensor_types_ir4(), which adds bfloat16.
+  if (!(since_version >= 24 && input.dtype() == DataType::bfloat16))
+    check_any_tensor_type("SplitToSequence-" + std::to_string(since_version),
+                          "input is " + input.describe(), input.dtype(),
+                          "SplitToSequence.input_types");
   // axis: "A negative value means counting dimensions from the back. Accepted range is
   //  [-rank, rank-1]."
   const auto rank = static_cast<int64_t>(input.rank());

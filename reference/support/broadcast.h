@@ -108,9 +108,10 @@ Tensor broadcast_binary(const std::string& op, const Tensor& a, const Tensor& b,
 namespace seqconf::support {
 
 // Add, Sub, Mul, Div: A and B of one numeric type (complex excluded), broadcast, combined by
-// fn(x, y) on the storage type. float16 is computed in float and rounded once to float16 (float
-// holds every sum, difference, product and quotient of two float16 values closely enough that
-// the single rounding is the correctly rounded float16 result).
+// fn(x, y) on the storage type. float16 and bfloat16 are computed in float and rounded once to
+// their type: float's 24-bit significand is at least twice theirs (11 and 8 bits) plus 2, so
+// rounding the float result again gives the correctly rounded sum, difference, product and
+// quotient.
 template <class Fn>
 Tensor arithmetic(const std::string& op, const Tensor& a, const Tensor& b, Fn&& fn) {
   if (a.dtype() != b.dtype())
@@ -122,13 +123,13 @@ Tensor arithmetic(const std::string& op, const Tensor& a, const Tensor& b, Fn&& 
   return visit_dtype(a.dtype(), [&](auto tag) -> Tensor {
     constexpr DataType D = decltype(tag)::value;
     using T = storage_t<D>;
-    if constexpr (!std::is_arithmetic_v<T> && D != DataType::float16) {
+    if constexpr (!std::is_arithmetic_v<T> && !is_half_v<T>) {
       throw Error(ErrorCode::unsupported_type, op + ": unsupported type");
     } else if constexpr (D == DataType::bool_) {
       throw Error(ErrorCode::unsupported_type, op + ": unsupported type");
-    } else if constexpr (D == DataType::float16) {
-      return broadcast_binary<D, D>(op, a, b, [&](Float16 x, Float16 y) {
-        return float_to_float16(fn(float16_to_float(x), float16_to_float(y)));
+    } else if constexpr (is_half_v<T>) {
+      return broadcast_binary<D, D>(op, a, b, [&](T x, T y) {
+        return half_from_float<T>(fn(half_to_float(x), half_to_float(y)));
       });
     } else {
       return broadcast_binary<D, D>(op, a, b, [&](T x, T y) -> T { return fn(x, y); });

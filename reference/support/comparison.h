@@ -9,7 +9,7 @@
 namespace seqconf::support {
 
 // allowed(d) says whether the union of the operator's type constraints over its versions holds
-// d; cmp(x, y) compares two values of one storage type (float16 compared as float).
+// d; cmp(x, y) compares two values of one storage type (float16 and bfloat16 compared as float).
 template <class Allowed, class Cmp>
 Tensor compare(const std::string& op, const Tensor& a, const Tensor& b, Allowed&& allowed,
                Cmp&& cmp) {
@@ -24,9 +24,9 @@ Tensor compare(const std::string& op, const Tensor& a, const Tensor& b, Allowed&
     using T = storage_t<D>;
     if constexpr (D == DataType::complex64 || D == DataType::complex128) {
       throw Error(ErrorCode::unsupported_type, op + ": complex");  // excluded by allowed()
-    } else if constexpr (D == DataType::float16) {
-      return broadcast_binary<D, DataType::bool_>(op, a, b, [&](Float16 x, Float16 y) {
-        return static_cast<uint8_t>(cmp(float16_to_float(x), float16_to_float(y)));
+    } else if constexpr (is_half_v<T>) {
+      return broadcast_binary<D, DataType::bool_>(op, a, b, [&](T x, T y) {
+        return static_cast<uint8_t>(cmp(half_to_float(x), half_to_float(y)));
       });
     } else {
       return broadcast_binary<D, DataType::bool_>(

@@ -59,9 +59,9 @@ Sequence SequenceConstruct(const std::vector<Tensor>& inputs) {
 
 Sequence SequenceEmpty(DataType dtype) {
   if (!is_supported(dtype))
-    throw Error(ErrorCode::unsupported_type, "SequenceEmpty: dtype " +
-                                                 dtype_name_any(static_cast<int32_t>(dtype)) +
-                                                 " is not one of the 15 tensor types");
+    throw Error(ErrorCode::unsupported_type,
+                "SequenceEmpty: dtype " + dtype_name_any(static_cast<int32_t>(dtype)) +
+                    " is not one of the 16 tensor types the suite carries");
   return Sequence(dtype);
 }
 

@@ -35,23 +35,63 @@ TEST(Float16, RoundsToNearestEven) {
 
 TEST(DataType, NamesAndSizes) {
   EXPECT_EQ(kAllDataTypes.size(), 15u);
-  for (DataType d : kAllDataTypes) {
+  EXPECT_EQ(kCarriedDataTypes.size(), 16u);
+  for (DataType d : kCarriedDataTypes) {
     EXPECT_EQ(dtype_from_name(dtype_name(d)), d);
     EXPECT_TRUE(is_supported(d));
+    // The sequence operators' "any tensor type" is the 15, without bfloat16.
+    EXPECT_EQ(is_any_tensor_type(d), d != DataType::bfloat16) << dtype_name(d);
   }
   EXPECT_EQ(element_size(DataType::complex128), 16u);
   EXPECT_EQ(element_size(DataType::float16), 2u);
   EXPECT_EQ(element_size(DataType::bool_), 1u);
   EXPECT_EQ(element_size(DataType::string), 0u);
-  EXPECT_FALSE(is_supported(static_cast<DataType>(16)));  // bfloat16
+  EXPECT_EQ(element_size(DataType::bfloat16), 2u);
+  EXPECT_EQ(static_cast<int32_t>(DataType::bfloat16), 16);  // TensorProto.BFLOAT16
+  EXPECT_EQ(dtype_name(DataType::bfloat16), "bfloat16");
   EXPECT_EQ(dtype_name_any(16), "bfloat16");
+  EXPECT_FALSE(is_supported(static_cast<DataType>(17)));  // float8e4m3fn
+  EXPECT_TRUE(is_floating(DataType::bfloat16));
 }
 
-// visit_dtype dispatches the 15 types and throws on any other value, naming it.
+// bfloat16 is the upper half of a binary32: widening is exact, narrowing rounds to nearest with
+// ties to even, overflows to infinity, and keeps NaN a NaN (values worked out by hand from the
+// binary32 bit patterns).
+TEST(DataType, BFloat16Conversions) {
+  auto bits = [](float f) { return float_to_bfloat16(f).bits; };
+  auto f32_of = [](uint32_t b) {
+    float f;
+    std::memcpy(&f, &b, 4);
+    return f;
+  };
+  EXPECT_EQ(bfloat16_to_float(BFloat16{0x3F80}), 1.0f);
+  EXPECT_EQ(bfloat16_to_float(BFloat16{0xC0A0}), -5.0f);
+  EXPECT_EQ(bfloat16_to_float(BFloat16{0x0001}), f32_of(0x00010000));  // a subnormal
+  EXPECT_EQ(bits(1.0f), 0x3F80);
+  EXPECT_EQ(bits(-0.0f), 0x8000);
+  EXPECT_EQ(bits(f32_of(0x3F808000)), 0x3F80);  // tie, even stays
+  EXPECT_EQ(bits(f32_of(0x3F818000)), 0x3F82);  // tie, odd rounds up to even
+  EXPECT_EQ(bits(f32_of(0x3F808001)), 0x3F81);  // above the tie
+  EXPECT_EQ(bits(f32_of(0x3F807FFF)), 0x3F80);  // below the tie
+  EXPECT_EQ(bits(f32_of(0x7F7FFFFF)), 0x7F80);  // FLT_MAX rounds to +inf
+  EXPECT_EQ(bits(f32_of(0xFF800000)), 0xFF80);  // -inf
+  EXPECT_EQ(bits(f32_of(0x7F800001)), 0x7FC0);  // NaN with a low payload stays NaN
+  EXPECT_EQ(bits(f32_of(0xFFC00000)), 0xFFC0);
+  for (uint32_t b = 0; b < 0x10000; ++b) {  // every bfloat16 survives the round trip
+    const BFloat16 h{static_cast<uint16_t>(b)};
+    const BFloat16 back = float_to_bfloat16(bfloat16_to_float(h));
+    if ((b & 0x7FFF) > 0x7F80)
+      EXPECT_EQ(back.bits, b | 0x0040) << b;  // NaN: quiet bit set
+    else
+      ASSERT_EQ(back.bits, b) << b;
+  }
+}
+
+// visit_dtype dispatches the 16 types and throws on any other value, naming it.
 TEST(DataType, VisitRejectsValuesOutsideTheTypeSet) {
-  for (DataType d : kAllDataTypes)
+  for (DataType d : kCarriedDataTypes)
     EXPECT_EQ(visit_dtype(d, [](auto tag) { return decltype(tag)::value; }), d);
-  for (int32_t v : {0, 16, 99, -1}) {
+  for (int32_t v : {0, 17, 99, -1}) {
     try {
       visit_dtype(static_cast<DataType>(v), [](auto) {});
       ADD_FAILURE() << v;

@@ -48,6 +48,22 @@ TEST(Proto, TypedFieldLayouts) {
   EXPECT_EQ(th.data<Float16>()[0].bits, 0x3C00);
   EXPECT_EQ(float16_to_float(th.data<Float16>()[1]), -2.0f);
 
+  onnx::TensorProto b;  // bfloat16 bits in int32_data too (onnx.proto lists BFLOAT16 there)
+  b.set_data_type(onnx::TensorProto::BFLOAT16);
+  b.add_dims(2);
+  b.add_int32_data(0x3F80);
+  b.add_int32_data(0xC040);
+  const Tensor tb = tensor_from_proto(b);
+  ASSERT_EQ(tb.dtype(), DataType::bfloat16);
+  EXPECT_EQ(tb.data<BFloat16>()[0].bits, 0x3F80);
+  EXPECT_EQ(bfloat16_to_float(tb.data<BFloat16>()[1]), -3.0f);
+
+  onnx::TensorProto br;  // and as raw_data: two little-endian bytes per element
+  br.set_data_type(onnx::TensorProto::BFLOAT16);
+  br.add_dims(1);
+  br.set_raw_data(std::string("\xC0\x7F", 2));
+  EXPECT_EQ(tensor_from_proto(br).data<BFloat16>()[0].bits, 0x7FC0);  // a NaN, bit for bit
+
   onnx::TensorProto c;  // complex64 as (real, imaginary) pairs in float_data
   c.set_data_type(onnx::TensorProto::COMPLEX64);
   c.add_dims(1);
@@ -109,6 +125,13 @@ TEST(Proto, WriterUsesTheSpecTypedFields) {
       Tensor::from_values<DataType::float16>({1}, {Float16{0xC000}}), TensorEncoding::typed_fields);
   ASSERT_EQ(ph.int32_data_size(), 1);
   EXPECT_EQ(ph.int32_data(0), 0xC000);
+
+  const onnx::TensorProto pb =
+      tensor_to_proto(Tensor::from_values<DataType::bfloat16>({1}, {BFloat16{0xFF81}}),
+                      TensorEncoding::typed_fields);
+  EXPECT_EQ(pb.data_type(), onnx::TensorProto::BFLOAT16);
+  ASSERT_EQ(pb.int32_data_size(), 1);
+  EXPECT_EQ(pb.int32_data(0), 0xFF81);  // a signalling NaN, bit for bit
 }
 
 TEST(Proto, RawDataIsLittleEndian) {
@@ -159,10 +182,10 @@ TEST(Proto, RejectsMalformedTensors) {
   huge.add_dims(1000000);
   expect_error(ErrorCode::limit_exceeded, [&] { tensor_from_proto(huge); });
 
-  onnx::TensorProto bf16;
-  bf16.set_data_type(onnx::TensorProto::BFLOAT16);
-  msg = expect_error(ErrorCode::unsupported_type, [&] { tensor_from_proto(bf16); });
-  EXPECT_NE(msg.find("bfloat16"), std::string::npos) << msg;
+  onnx::TensorProto f8;
+  f8.set_data_type(17);  // FLOAT8E4M3FN (ONNX 1.14 on)
+  msg = expect_error(ErrorCode::unsupported_type, [&] { tensor_from_proto(f8); });
+  EXPECT_NE(msg.find("float8e4m3fn"), std::string::npos) << msg;
 
   onnx::TensorProto unknown;
   unknown.set_data_type(99);

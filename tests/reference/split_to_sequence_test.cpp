@@ -1,3 +1,5 @@
+#include <functional>
+
 #include "tests/support/test_util.h"
 
 namespace seqconf::testing {
@@ -178,6 +180,54 @@ TYPED_TEST(SplitToSequenceTyped, OneDimensionalSplitOnLastAxis) {
   expect_parts(out, {Tensor::from_values<D>({2, 1}, {sample_value<D>(0), sample_value<D>(3)}),
                      Tensor::from_values<D>({2, 2}, {sample_value<D>(1), sample_value<D>(2),
                                                      sample_value<D>(4), sample_value<D>(5)})});
+}
+
+// T of SplitToSequence-11: all_tensor_types(), without bfloat16; SplitToSequence-24 adds it
+// (all_tensor_types_ir4()) and splits it like any other 2-byte type: bits are copied.
+TEST(SplitToSequence, BFloat16OnlyFromVersion24) {
+  Context ctx;
+  std::vector<BFloat16> v;
+  for (uint16_t b : {0x3F80, 0x7FC1, 0x8000, 0xFF80, 0x0001, 0x4040}) v.push_back(BFloat16{b});
+  const Tensor x = Tensor::from_values<DataType::bfloat16>({3, 2}, v);
+  const std::string msg = expect_error(ErrorCode::element_type_not_allowed, [&] {
+    ops::SplitToSequence(x, std::nullopt, 0, 1, ctx, 11);
+  });
+  EXPECT_NE(msg.find("bfloat16"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("Constrain input types to all tensor types."), std::string::npos) << msg;
+  const Sequence out = ops::SplitToSequence(x, i64(2), 1, 1, ctx, 24);
+  ASSERT_EQ(out.elem_type(), DataType::bfloat16);
+  expect_parts(out, {Tensor::from_values<DataType::bfloat16>({3, 2}, v)});
+  const Sequence rows = ops::SplitToSequence(x, std::nullopt, 0, 0, ctx, 24);
+  expect_parts(rows, {Tensor::from_values<DataType::bfloat16>({2}, {v[0], v[1]}),
+                      Tensor::from_values<DataType::bfloat16>({2}, {v[2], v[3]}),
+                      Tensor::from_values<DataType::bfloat16>({2}, {v[4], v[5]})});
+}
+
+// The other four operators exist only at their first version, whose type constraints ("Constrain
+// to any tensor type.", SequenceMap's "Constrain input types to any sequence type.") do not list
+// bfloat16.
+TEST(SequenceOperators, RejectBFloat16Sequences) {
+  Context ctx;
+  const Tensor t = Tensor::from_values<DataType::bfloat16>({1}, {BFloat16{0x3F80}});
+  const Sequence s(DataType::bfloat16, {t, t});
+  for (const auto& run : std::vector<std::function<void()>>{
+           [&] { ops::SequenceAt(s, i64(0), ctx); },
+           [&] { ops::SequenceErase(s, std::nullopt, ctx); },
+           [&] { ops::SequenceInsert(s, t, std::nullopt, ctx); },
+           [&] { ops::SequenceInsert(Sequence(DataType::float32), t, std::nullopt, ctx); }}) {
+    const std::string msg = expect_error(ErrorCode::element_type_not_allowed, run);
+    EXPECT_NE(msg.find("Constrain to any tensor type."), std::string::npos) << msg;
+  }
+  ops::SequenceMapBody identity;
+  identity.num_inputs = 1;
+  identity.output_elem_types = {DataType::float32};
+  identity.run = [](const std::vector<Value>& x) { return x; };
+  const std::string msg = expect_error(ErrorCode::element_type_not_allowed,
+                                       [&] { ops::SequenceMap(s, {}, identity, ctx); });
+  EXPECT_NE(msg.find("Constrain input types to any sequence type."), std::string::npos) << msg;
+  // A tensor of the 15 in the same positions is accepted.
+  const Sequence f(DataType::float32, {f32({1}, {1})});
+  EXPECT_EQ(ops::SequenceAt(f, i64(0), ctx).dtype(), DataType::float32);
 }
 
 }  // namespace

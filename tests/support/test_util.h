@@ -19,8 +19,8 @@ storage_t<D> sample_value(int k) {
   if constexpr (D == DataType::string) {
     return k % 3 == 2 ? std::string("\xc3\xa9t\xc3\xa9-") + std::to_string(k)
                       : "s" + std::to_string(k);
-  } else if constexpr (D == DataType::float16) {
-    return float_to_float16(static_cast<float>(k) + 0.5f);
+  } else if constexpr (is_half_v<T>) {
+    return half_from_float<T>(static_cast<float>(k) + 0.5f);
   } else if constexpr (D == DataType::bool_) {
     return static_cast<T>(k % 2);
   } else if constexpr (D == DataType::complex64 || D == DataType::complex128) {
