@@ -79,6 +79,7 @@ CaseJson parse_case_json(const std::string& text) {
       if (s.contains("check_model")) c.check_model_passes = s.at("check_model") == "pass";
       if (s.contains("shape_inference"))
         c.shape_inference_passes = s.at("shape_inference") == "pass";
+      c.static_not_applicable = s.value("not_applicable", std::string());
     }
     if (j.contains("params")) c.params = ojson::parse(j.at("params").dump());
     if (j.contains("inputs")) c.inputs = j.at("inputs").get<std::vector<std::string>>();
@@ -104,7 +105,9 @@ std::string case_json_text(const CaseJson& c) {
   if (!c.clauses.empty()) j["clauses"] = c.clauses;
   j["clarity"] = c.clarity;
   if (!c.ambiguity.empty()) j["ambiguity"] = c.ambiguity;
-  if (c.check_model_passes || c.shape_inference_passes) {
+  if (!c.static_not_applicable.empty()) {
+    j["static"] = ojson{{"not_applicable", c.static_not_applicable}};
+  } else if (c.check_model_passes || c.shape_inference_passes) {
     ojson s = ojson::object();
     if (c.check_model_passes) s["check_model"] = *c.check_model_passes ? "pass" : "fail";
     if (c.shape_inference_passes)

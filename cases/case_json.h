@@ -6,7 +6,8 @@
 //    "strict_expectation" (ambiguous cases), "tolerance": {"rtol", "atol"}, "spec", "clauses"
 //    (ids of the spec clauses the sentences are, when known), "clarity",
 //    "ambiguity" (ambiguous cases), "static": {"check_model", "shape_inference"} ("pass" or
-//    "fail"), "params": {...}, "inputs": [names], "outputs": [names],
+//    "fail") or {"not_applicable": why} (a model newer than the ONNX library reads),
+//    "params": {...}, "inputs": [names], "outputs": [names],
 //    then, for fuzz findings, "expected", "found": {...}, "reproduce"}
 #pragma once
 
@@ -44,6 +45,7 @@ struct CaseJson {
   std::string ambiguity;
   // "static": whether onnx::checker and shape inference accept the model.
   std::optional<bool> check_model_passes, shape_inference_passes;
+  std::string static_not_applicable;  // why the checks do not apply (then both are unset)
   nlohmann::ordered_json params = nlohmann::ordered_json::object();
   std::vector<std::string> inputs, outputs;
   // Written after the fields above, in this order (fuzz findings: expected, found, reproduce).

@@ -137,9 +137,10 @@ void add_tensor_attribute(onnx::NodeProto& node, const std::string& name,
 
 int64_t ir_version_for(int64_t opset) {
   // ONNX releases: opset 7 and 8 came with IR 3, 9 with IR 4, 10 with IR 5, 11 with IR 6, 12 to
-  // 14 with IR 7, 15 to 18 with IR 8, 19 and 20 with IR 9, 21 and 22 with IR 10, 23 with IR 11.
-  static const int64_t kIr[] = {3, 3, 3, 3, 3, 3, 3, 3, 3, 4,  5,  6,
-                                7, 7, 7, 8, 8, 8, 8, 9, 9, 10, 10, 11};
+  // 14 with IR 7, 15 to 18 with IR 8, 19 and 20 with IR 9, 21 and 22 with IR 10, 23 with IR 11,
+  // 24 with IR 12 (ONNX 1.19).
+  static const int64_t kIr[] = {3, 3, 3, 3, 3, 3, 3, 3, 3,  4,  5,  6, 7,
+                                7, 7, 8, 8, 8, 8, 9, 9, 10, 10, 11, 12};
   if (opset < 1 || opset >= static_cast<int64_t>(std::size(kIr)))
     throw Error(ErrorCode::invalid_argument,
                 "no IR version is known for opset " + std::to_string(opset));

@@ -272,6 +272,17 @@ onnx::ModelProto lift_sequences(const onnx::ModelProto& model,
     if (v.type().has_optional_type())
       throw Error(ErrorCode::not_supported,
                   "output '" + v.name() + "' is optional; a tensors-only runtime cannot give it");
+  // The lifting operators (SequenceConstruct, SequenceEmpty, SequenceLength, SequenceAt) take the
+  // 15 types of all_tensor_types() only: a sequence of bfloat16 cannot be lifted.
+  for (const auto* side : {&g->input(), &g->output()})
+    for (const auto& v : *side)
+      if (is_sequence_type(v.type()) &&
+          !is_any_tensor_type(static_cast<DataType>(seq_elem_type(v.type()))))
+        throw Error(ErrorCode::not_supported,
+                    "'" + v.name() + "' is a sequence of " +
+                        dtype_name_any(seq_elem_type(v.type())) +
+                        ", which the operators that lift sequences to tensors for a tensors-only "
+                        "runtime (SequenceConstruct, SequenceLength, SequenceAt) do not take");
 
   google::protobuf::RepeatedPtrField<onnx::NodeProto> nodes;
   google::protobuf::RepeatedPtrField<onnx::ValueInfoProto> inputs;
@@ -367,8 +378,8 @@ class ProcessRuntime : public Runtime {
     if (ec) tmp = "/tmp";
     std::string tmpl = (tmp / "seqconf-process-XXXXXX").string();
     if (!::mkdtemp(tmpl.data()))
-      throw Error(ErrorCode::io_error, "cannot create a work folder " + tmpl + ": " +
-                                           std::strerror(errno));
+      throw Error(ErrorCode::io_error,
+                  "cannot create a work folder " + tmpl + ": " + std::strerror(errno));
     work_dir_ = tmpl;
     RunError e;
     if (!ensure_started(&e))

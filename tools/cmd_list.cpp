@@ -88,7 +88,7 @@ void print_coverage(const std::vector<const catalog::CatalogCase*>& cases) {
     }
   }
   std::vector<std::string> dtypes;
-  for (DataType d : kAllDataTypes) dtypes.emplace_back(dtype_name(d));
+  for (DataType d : kCarriedDataTypes) dtypes.emplace_back(dtype_name(d));
   std::cout << "cases per op x dtype (must-reject in parentheses)\n";
   print_count_table(by_dtype, dtypes, 11);
   size_t width = 11;
@@ -112,8 +112,8 @@ void print_coverage(const std::vector<const catalog::CatalogCase*>& cases) {
   for (const auto& [op, fs] : features)
     for (const auto& [feature, f] : fs)
       std::cout << "  " << std::setw(16) << op << std::setw(40) << feature << std::right
-                << std::setw(5) << std::get<0>(f) << std::setw(5) << std::get<1>(f).size() << "/15"
-                << std::setw(5) << std::get<2>(f) << std::left << "\n";
+                << std::setw(5) << std::get<0>(f) << std::setw(5) << std::get<1>(f).size() << "/"
+                << kCarriedDataTypes.size() << std::setw(5) << std::get<2>(f) << std::left << "\n";
   // Must-reject cases by error code; ambiguous cases.
   std::map<std::string, int> codes;
   int ambiguous = 0, rejects = 0;

@@ -85,8 +85,16 @@ def optional_to_value(o):
     return None  # an empty optional
 
 
-def tensor_proto(value, name):
+def tensor_proto(value, name, elem_type=0):
     array = np.asarray(value)
+    if elem_type == onnx.TensorProto.BFLOAT16 and array.dtype == np.float32:
+        # numpy has no bfloat16: numpy_helper widens it to float32 on the way in. On the way out
+        # the upper 16 bits are the bfloat16 (exact for values that came in as bfloat16; a
+        # value the backend computed in float32 is truncated).
+        t = onnx.TensorProto(name=name, data_type=onnx.TensorProto.BFLOAT16)
+        t.dims.extend(array.shape)
+        t.raw_data = (np.ascontiguousarray(array).view(np.uint32) >> 16).astype("<u2").tobytes()
+        return t
     if array.dtype.kind == "U":  # Python str: ONNX strings are bytes
         array = np.vectorize(lambda x: x.encode("utf-8"), otypes=[object])(array)
     return numpy_helper.from_array(array, name)
@@ -95,7 +103,7 @@ def tensor_proto(value, name):
 def value_to_proto(value, type_proto, name):
     kind = type_proto.WhichOneof("value")
     if kind == "tensor_type":
-        return tensor_proto(value, name)
+        return tensor_proto(value, name, type_proto.tensor_type.elem_type)
     if kind == "sequence_type":
         if not isinstance(value, (list, tuple)):
             raise AdapterError("sequence output %s: the backend returned %s, not a list"
@@ -105,7 +113,7 @@ def value_to_proto(value, type_proto, name):
         elem_kind = elem.WhichOneof("value")
         if elem_kind == "tensor_type":
             s.elem_type = onnx.SequenceProto.TENSOR
-            s.tensor_values.extend(tensor_proto(v, "") for v in value)
+            s.tensor_values.extend(tensor_proto(v, "", elem.tensor_type.elem_type) for v in value)
         elif elem_kind == "sequence_type":
             s.elem_type = onnx.SequenceProto.SEQUENCE
             s.sequence_values.extend(value_to_proto(v, elem, "") for v in value)
@@ -123,7 +131,7 @@ def value_to_proto(value, type_proto, name):
         elem_kind = elem.WhichOneof("value")
         if elem_kind == "tensor_type":
             o.elem_type = onnx.OptionalProto.TENSOR
-            o.tensor_value.CopyFrom(tensor_proto(value, ""))
+            o.tensor_value.CopyFrom(tensor_proto(value, "", elem.tensor_type.elem_type))
         elif elem_kind == "sequence_type":
             o.elem_type = onnx.OptionalProto.SEQUENCE
             o.sequence_value.CopyFrom(value_to_proto(value, elem, ""))

@@ -267,19 +267,36 @@ std::string ContextVariant::label() const {
 }
 
 std::vector<ContextVariant> applicable_contexts(const CatalogCase& c) {
+  // all_constant, loop_body and chained build or pass the case's sequences through
+  // SequenceConstruct, SequenceEmpty, SequenceInsert and SequenceErase, whose type constraints
+  // list the 15 types only: not for bfloat16.
+  const bool any_tensor_type = is_any_tensor_type(c.dtype);
   std::vector<ContextVariant> v;
   if (has_tensor_operand(c)) {
     v.push_back({"initializers"});
     v.push_back({"constant_nodes"});
   }
-  if (has_sequence_operand(c)) v.push_back({"all_constant"});
+  if (has_sequence_operand(c) && any_tensor_type) v.push_back({"all_constant"});
   v.push_back({"if_branch"});
-  v.push_back({"loop_body", 1});
-  v.push_back({"loop_body", 3});
+  if (any_tensor_type) {
+    v.push_back({"loop_body", 1});
+    v.push_back({"loop_body", 3});
+  }
   if (one_tensor_output(c)) v.push_back({"sequence_map_body"});
-  v.push_back({"chained"});
+  if (any_tensor_type) v.push_back({"chained"});
   return v;
 }
+
+namespace {
+
+// The cases of later operator versions (SplitToSequence-24) and of bfloat16 extend the corpus
+// of the first versions over the 15 types.
+bool extends_first_versions(const CatalogCase& c) {
+  const int first = c.op == "SequenceMap" ? 17 : 11;
+  return c.opset > first || !is_any_tensor_type(c.dtype);
+}
+
+}  // namespace
 
 std::vector<CatalogCase> in_sampled_contexts(const std::vector<CatalogCase>& base) {
   // Groups: the cases that differ only in their element type, in ID order.
@@ -291,8 +308,13 @@ std::vector<CatalogCase> in_sampled_contexts(const std::vector<CatalogCase>& bas
     groups[key].push_back(&c);
   }
   std::vector<CatalogCase> out;
-  size_t rotation = 0;
+  // Groups made only of extension cases turn a rotation of their own, so adding them leaves the
+  // sampling of the other groups as it was.
+  size_t first_rotation = 0, extension_rotation = 0;
   for (const auto& [key, members] : groups) {
+    bool extension = true;
+    for (const CatalogCase* c : members) extension = extension && extends_first_versions(*c);
+    size_t& rotation = extension ? extension_rotation : first_rotation;
     std::vector<const CatalogCase*> valid;
     for (const CatalogCase* c : members) {
       out.push_back(in_context(*c, {"inputs"}));
@@ -313,14 +335,29 @@ std::vector<CatalogCase> in_sampled_contexts(const std::vector<CatalogCase>& bas
       }
       for (const auto& v : chosen) out.push_back(in_context(*c, v));
     }
-    // Valid: every context that applies, each with up to three of the group's element types,
-    // taken in turn.
+    // Valid: every context that applies to one of them, each with up to three of the group's
+    // element types it applies to, taken in turn.
     if (!valid.empty()) {
-      const auto applicable = applicable_contexts(*valid[0]);
+      std::vector<ContextVariant> applicable;
+      for (const CatalogCase* c : valid)
+        for (const auto& v : applicable_contexts(*c)) {
+          bool listed = false;
+          for (const auto& a : applicable) listed = listed || a.label() == v.label();
+          if (!listed) applicable.push_back(v);
+        }
       const size_t m = valid.size(), per = std::min<size_t>(m, 3);
-      for (size_t j = 0; j < applicable.size(); ++j)
-        for (size_t r = 0; r < per; ++r)
-          out.push_back(in_context(*valid[(rotation + j * per + r) % m], applicable[j]));
+      for (size_t j = 0; j < applicable.size(); ++j) {
+        size_t taken = 0;
+        for (size_t r = 0; r < m && taken < per; ++r) {
+          const CatalogCase& c = *valid[(rotation + j * per + r) % m];
+          bool applies = false;
+          for (const auto& v : applicable_contexts(c))
+            applies = applies || v.label() == applicable[j].label();
+          if (!applies) continue;
+          out.push_back(in_context(c, applicable[j]));
+          ++taken;
+        }
+      }
     }
     ++rotation;
   }

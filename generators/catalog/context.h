@@ -71,7 +71,10 @@ std::optional<CatalogCase> with_empty_name(const CatalogCase& c);
 // is also written in initializers and all_constant where they apply, filled to two more
 // contexts. A group's valid cases are written in every context that applies, each context with
 // up to three of the group's element types, taken in turn (the group's rotation, advanced per
-// group, starts the turn), so each context receives every type over the groups.
+// group, starts the turn), so each context receives every type over the groups. Groups of
+// SplitToSequence-24 and bfloat16 cases turn a rotation of their own. bfloat16 cases are not
+// written in all_constant, loop_body or chained, whose SequenceConstruct, SequenceEmpty,
+// SequenceInsert and SequenceErase do not take it.
 std::vector<CatalogCase> in_sampled_contexts(const std::vector<CatalogCase>& base);
 
 // The model of a case in its context.

@@ -10,6 +10,7 @@ const SpecPassage kPositionNegative = spec_passage({"position.negative"});
 const SpecPassage kPositionOutOfBounds = spec_passage({"position.out_of_bounds"});
 const SpecPassage kPositionScalar = spec_passage({"position.scalar"});
 const SpecPassage kPositionIntegral = spec_passage({"position.integral", "position.scalar"});
+const SpecPassage kAnyTensorType = spec_passage({"position.any_tensor_type"});
 
 // A position input that is not an integer scalar, for the representative element types.
 struct PositionInput {
@@ -165,6 +166,14 @@ void add_position_cases(const PositionOperator& op, std::vector<CatalogCase>& ou
     }
     op.keys.add(out, std::move(c));
   }
+
+  // bfloat16: the three operators exist only at version 11, whose S and T ("Constrain to any
+  // tensor type.") list all_tensor_types(), without it. A valid position on two tensors.
+  CatalogCase c = with_position(op, start(DataType::bfloat16, mixed_elements(2)), 2, "0",
+                                int_scalar(DataType::int64, 0));
+  c.spec = kAnyTensorType;
+  c.error = ErrorCode::element_type_not_allowed;
+  op.keys.add(out, std::move(c));
 }
 
 }  // namespace seqconf::catalog::detail

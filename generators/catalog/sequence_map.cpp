@@ -269,6 +269,13 @@ void add_sequence_map_cases(std::vector<CatalogCase>& out) {
        {3, 3, 2}}}.combine(&Config::dtype, kRepresentativeTypes);
   for (const auto& configs : {samples, mismatched, Params<Config>(with_constants)})
     for (const Config& config : configs) kKeys.add(out, map_case(config));
+  // bfloat16: S ("Constrain input types to any sequence type.") lists
+  // all_tensor_sequence_types(), without it; the Identity body itself would take it.
+  CatalogCase bf16 = map_case({"identity", {2}, DataType::bfloat16});
+  bf16.outputs.clear();
+  bf16.error = ErrorCode::element_type_not_allowed;
+  bf16.spec = spec_passage({"SequenceMap.sequence_types"});
+  kKeys.add(out, std::move(bf16));
 }
 
 }  // namespace seqconf::catalog

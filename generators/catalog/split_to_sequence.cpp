@@ -1,9 +1,12 @@
-// SplitToSequence-11 cases.
-// ID: SplitToSequence/split=<absent|scalar_<s>|list_<a,b,..>|rank2_<a,b>>/stype=<type>
-//     /axis=<a|default>/keepdims=<k|default>/shape=<dims>/dtype=<T>
+// SplitToSequence-11 and -24 cases. Version 24 adds bfloat16 to T and S and nothing else: its
+// cases repeat a selection of the valid edges of version 11 (absent, scalar and 1-D splits,
+// keepdims, negative axis, uneven and zero-length parts) over the 16 types, in models of opset 24.
+// ID: SplitToSequence[/opset=24]/split=<absent|scalar_<s>|list_<a,b,..>|rank2_<a,b>>
+//     /stype=<type>/axis=<a|default>/keepdims=<k|default>/shape=<dims>/dtype=<T>
 // Expected chunks are cut from the input's keys by index arithmetic (chunk_along), independently
 // of the reference.
 #include <algorithm>
+#include <set>
 
 #include "generators/catalog/common.h"
 #include "generators/catalog/params.h"
@@ -15,7 +18,7 @@ using namespace detail;
 namespace {
 
 const char* const kOp = "SplitToSequence";
-const IdKeys kKeys = {"split", "stype", "axis", "keepdims", "shape", "dtype"};
+const IdKeys kKeys = {"opset", "split", "stype", "axis", "keepdims", "shape", "dtype"};
 const SpecPassage kKeepdims =
     spec_passage({"SplitToSequence.keepdims", "SplitToSequence.keepdims_default",
                   "SplitToSequence.keepdims_ignored"});
@@ -29,6 +32,7 @@ const SpecPassage kAxis =
 const SpecPassage kPositive = spec_passage({"SplitToSequence.split_positive"});
 const SpecPassage kShape = spec_passage({"SplitToSequence.split_shape"});
 const SpecPassage kIntegral = spec_passage({"SplitToSequence.split_integral"});
+const SpecPassage kInputTypes = spec_passage({"SplitToSequence.input_types"});
 
 enum class SplitKind { absent, scalar, list, rank2 };
 
@@ -46,6 +50,7 @@ struct Config {
   std::optional<ErrorCode> strict_error;
   std::string ambiguity;
   DataType dtype = DataType::float32;  // the element type of the input
+  int opset = 11;                      // 24: SplitToSequence-24
 };
 
 const std::string kZeroEntries =
@@ -197,13 +202,14 @@ std::vector<Config> reject_configs() {
 
 CatalogCase split_case(const Config& k) {
   const DataType dtype = k.dtype;
-  CatalogCase c = start_case(kOp, 11, dtype);
+  CatalogCase c = start_case(kOp, k.opset, dtype);
   std::vector<Param> params = {{"split", split_label(k)},
                                {"axis", k.axis ? std::to_string(*k.axis) : "default"},
                                {"keepdims", k.keepdims ? std::to_string(*k.keepdims) : "default"},
                                {"shape", dims_string(k.shape)},
                                {"dtype", type_label(dtype)}};
   if (k.kind != SplitKind::absent) params.push_back({"stype", type_label(k.stype)});
+  if (k.opset != 11) params.push_back({"opset", std::to_string(k.opset)});
   c.params = kKeys.order(std::move(params));
   c.spec = k.spec;
   c.error = k.error;
@@ -235,6 +241,31 @@ CatalogCase split_case(const Config& k) {
   return c;
 }
 
+// The edges SplitToSequence-24 repeats, by their shape, axis, keepdims and split: absent split
+// (default, keepdims 0, negative axis, a zero-length axis, rank 3), scalar split (uneven,
+// keepdims ignored, larger than the axis, int32, on an empty tensor), 1-D split (keepdims
+// ignored, int32 with a negative axis) and the two zero-length-part splits.
+bool repeated_at_24(const Config& k) {
+  const std::string label = split_label(k) + "/" + dims_string(k.shape) + "/" +
+                            (k.axis ? std::to_string(*k.axis) : "default") + "/" +
+                            (k.keepdims ? std::to_string(*k.keepdims) : "default");
+  static const std::set<std::string> kEdges = {"absent/3x2/default/default",
+                                               "absent/3x2/0/0",
+                                               "absent/2x3/-1/0",
+                                               "absent/2x3x2/-2/1",
+                                               "absent/0x3/0/0",
+                                               "scalar_2/5/0/default",
+                                               "scalar_2/5/0/0",
+                                               "scalar_7/5/0/default",
+                                               "scalar_2/4/0/default",
+                                               "scalar_2/0x2/0/default",
+                                               "list_2,3/5/0/0",
+                                               "list_1,2/2x3/-1/default",
+                                               "list_1,0,2/3/0/default",
+                                               "list_0,0,0/0x2/0/default"};
+  return kEdges.count(label) > 0;
+}
+
 }  // namespace
 
 void add_split_to_sequence_cases(std::vector<CatalogCase>& out) {
@@ -243,6 +274,22 @@ void add_split_to_sequence_cases(std::vector<CatalogCase>& out) {
       Params<Config>(reject_configs()).combine(&Config::dtype, kRepresentativeTypes);
   for (const auto& configs : {valid, rejects})
     for (const Config& k : configs) kKeys.add(out, split_case(k));
+  // SplitToSequence-24 over the 16 types.
+  std::vector<Config> at_24;
+  for (Config k : valid_configs())
+    if (repeated_at_24(k)) {
+      k.opset = 24;
+      at_24.push_back(k);
+    }
+  for (const Config& k : Params<Config>(at_24).combine(&Config::dtype, kCarriedDataTypes))
+    kKeys.add(out, split_case(k));
+  // bfloat16 at version 11: T ("Constrain input types to all tensor types.") lists
+  // all_tensor_types(), without it.
+  Config bf16 = rejected(
+      make({3, 2}, std::nullopt, std::nullopt, SplitKind::absent, {}, DataType::int64, kInputTypes),
+      ErrorCode::element_type_not_allowed);
+  bf16.dtype = DataType::bfloat16;
+  kKeys.add(out, split_case(bf16));
 }
 
 }  // namespace seqconf::catalog

@@ -5,7 +5,8 @@ Every .pb of the generated corpus and of ONNX's sequence fixtures is decoded twi
 reference (dump_values, through cases/ and reference/proto.h, one process for all files) and
 here, with onnx's protobuf classes and onnx.numpy_helper, which share no code with ours. Both
 must agree on the kind of value, the element type, every shape and every element bit for bit:
-floats as their bytes (NaN payloads included), float16 as its 16 bits, strings as bytes. A file
+floats as their bytes (NaN payloads included), float16 and bfloat16 as their 16 bits, strings as
+bytes. A file
 either side cannot decode, or that one side sees and the other does not, is a failure too.
 
 Usage: independent_reader_test.py DUMP_VALUES CORPUS_DIR ONNX_TESTDATA_DIR
@@ -61,6 +62,10 @@ def tensor_record(t):
         a = numpy_helper.to_array(t)
         if a.dtype != np_type or list(a.shape) != shape:
             raise ValueError("decoded as %s%s, expected %s%s" % (a.dtype, list(a.shape), np_type, shape))
+        if t.data_type == onnx.TensorProto.BFLOAT16:
+            # numpy has no bfloat16: numpy_helper widens it to float32, whose upper 16 bits are
+            # the bfloat16 bits.
+            a = (np.ascontiguousarray(a).view(np.uint32) >> 16).astype("<u2")
         data = np.ascontiguousarray(a).astype(a.dtype.newbyteorder("<"), copy=False).tobytes().hex()
     return {"dtype": t.data_type, "shape": shape, "data": data}
 
