@@ -40,6 +40,7 @@ std::string_view status_name(Status s);
   X(internal, "the runtime failed otherwise")                                           \
   X(crash, "the runtime's process died")                                                \
   X(timeout, "the runtime did not answer within the time limit")                        \
+  X(limit_exceeded, "the runtime's output is larger than the suite's size limit")       \
   /* error: the case itself */                                                          \
   X(load_error, "the case's files could not be loaded")
 

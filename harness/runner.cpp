@@ -38,6 +38,8 @@ Reason reason_of(RunError::Kind k) {
       return Reason::crash;
     case RunError::Kind::timeout:
       return Reason::timeout;
+    case RunError::Kind::limit_exceeded:
+      return Reason::limit_exceeded;
   }
   return Reason::internal;
 }
@@ -54,11 +56,13 @@ void rejected(Outcome& o, const RunError& e, const std::optional<std::string>& e
   if (!expected_code) {
     o.status = status_of(e.kind);
     o.reason = reason_of(e.kind);
-    o.message = "rejected a valid case: " + o.actual;
+    o.message = e.kind == RunError::Kind::limit_exceeded ? o.actual
+                                                         : "rejected a valid case: " + o.actual;
     return;
   }
-  // Crashes and timeouts are never a correct rejection.
-  if (e.kind == RunError::Kind::crash || e.kind == RunError::Kind::timeout) {
+  // Crashes, timeouts and outputs too large to read are never a correct rejection.
+  if (e.kind == RunError::Kind::crash || e.kind == RunError::Kind::timeout ||
+      e.kind == RunError::Kind::limit_exceeded) {
     o.status = status_of(e.kind);
     o.reason = reason_of(e.kind);
     o.message = o.actual;

@@ -212,6 +212,8 @@ std::string departure_what(Status status, Reason reason) {
       return "crash";
     case Reason::timeout:
       return "timeout";
+    case Reason::limit_exceeded:
+      return "output beyond the size limit";
     case Reason::load_error:
       return "case not loadable";
     case Reason::none:

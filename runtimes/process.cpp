@@ -488,6 +488,13 @@ class ProcessRuntime : public Runtime {
         r.outputs.push_back(value_from_bytes(read_output_file(dir / "out", path),
                                              declared[i].type(), "output " + declared[i].name()));
       }
+    } catch (const Error& e) {
+      // An output larger than the size limit is the suite's limit, not a fault of the runtime.
+      r.outputs.clear();
+      r.error = make_error(e.code() == ErrorCode::limit_exceeded ? RunError::Kind::limit_exceeded
+                                                                 : RunError::Kind::internal,
+                           std::string("runtime process wrote an unreadable output: ") + e.what());
+      return r;
     } catch (const std::exception& e) {
       r.outputs.clear();
       r.error = make_error(RunError::Kind::internal,

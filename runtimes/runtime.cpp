@@ -57,6 +57,8 @@ std::string_view run_error_kind_name(RunError::Kind kind) {
       return "crash";
     case RunError::Kind::timeout:
       return "timeout";
+    case RunError::Kind::limit_exceeded:
+      return "limit_exceeded";
   }
   return "internal";
 }

@@ -22,6 +22,7 @@ struct RunError {
     internal,       // anything else
     crash,          // the runtime's process died (isolation only)
     timeout,        // no answer within the time limit (isolation only)
+    limit_exceeded,  // an output larger than the suite's size limit (--max-tensor-bytes)
   };
   Kind kind = Kind::internal;
   std::string message;  // the runtime's own words
