@@ -10,7 +10,9 @@ cases with the reference:
   - --jobs 2 gives the same cases as --jobs 1;
   - an expectations entry on a passing case makes an unexpected pass (exit 1);
   - an interrupted run (a real SIGINT after 3 cases, --stop-after) writes complete=false, exit 1;
-  - usage errors (bad --shard, unreadable expectations, a report with an unknown reason) exit 2.
+  - usage errors (bad --shard, unreadable expectations, a report with an unknown reason) exit 2;
+  - the corpus's SplitToSequence-24 cases (IR 12, opset 24, newer than ONNX 1.12 reads) pass and
+    record static checks as not applicable, with no static finding.
 
   cli_reports_test.py SEQCONF SCHEMA VALIDATOR WORKDIR
 """
@@ -116,6 +118,15 @@ by_dtype, by_context = table("cases per op x dtype"), table("cases per op x cont
 check(rc == 0 and len(by_dtype) == 5 and by_context == by_dtype,
       f"list --coverage: op x context totals equal op x dtype totals ({by_context})")
 
+rc, out = run("run", "--runtime", "reference", "--source", "corpus", "--filter",
+              "corpus/SplitToSequence/opset=24/*context=inputs", "--report", path("opset24.json"))
+o24 = load("opset24.json")["cases"]
+check(rc == 0 and len(o24) >= 14 * 16 and all(c["status"] == "pass" for c in o24),
+      f"SplitToSequence-24 cases pass on the reference ({len(o24)}, exit {rc})")
+check(all("opset 24" in c.get("static_checks_not_applicable", "") and not c.get("findings")
+          for c in o24),
+      "every opset-24 case records static checks as not applicable, and no static finding")
+
 rc, out = run(*base, "--shard", "3/2", "--report", path("bad.json"))
 check(rc == 2 and not os.path.exists(path("bad.json")), f"bad --shard exits 2 (got {rc})")
 rc, out = run(*base, "--expectations", path("missing.json"))
@@ -124,7 +135,7 @@ check(rc == 2, f"missing expectations file exits 2 (got {rc})")
 rc = subprocess.run(["/usr/bin/python3", VALIDATOR, SCHEMA] +
                     [path(n) for n in ("full.json", "shard1.json", "merged.json", "jobs2.json",
                                        "expectations.json", "interrupted.json", "full.xml",
-                                       "expectations.xml")]).returncode
+                                       "expectations.xml", "opset24.json")]).returncode
 check(rc == 0, "every report written validates against the schema")
 
 sys.exit(t.finish())
