@@ -88,6 +88,11 @@ struct CatalogCase {
   std::vector<Value> outputs;             // expected outputs; empty for must-reject cases
   std::optional<ErrorCode> error;         // must-reject: the lenient (default) policy's error
   std::optional<ErrorCode> strict_error;  // ambiguous cases: the strict policy's error, if any
+  // The corpus grew in stages; a group of cases that differ only in their element type samples
+  // its graph contexts from the rotation of its stage (the lowest of its cases), so adding a
+  // stage leaves the contexts of the earlier ones as they were: 0 the first corpus, 1
+  // SplitToSequence-24 and bfloat16, 2 SequenceMap bodies of Reshape, Cast, Concat, Gather, Less.
+  int stage = 0;
 
   std::string id() const;
   std::string folder() const;

@@ -287,17 +287,6 @@ std::vector<ContextVariant> applicable_contexts(const CatalogCase& c) {
   return v;
 }
 
-namespace {
-
-// The cases of later operator versions (SplitToSequence-24) and of bfloat16 extend the corpus
-// of the first versions over the 15 types.
-bool extends_first_versions(const CatalogCase& c) {
-  const int first = c.op == "SequenceMap" ? 17 : 11;
-  return c.opset > first || !is_any_tensor_type(c.dtype);
-}
-
-}  // namespace
-
 std::vector<CatalogCase> in_sampled_contexts(const std::vector<CatalogCase>& base) {
   // Groups: the cases that differ only in their element type, in ID order.
   std::map<std::string, std::vector<const CatalogCase*>> groups;
@@ -308,13 +297,12 @@ std::vector<CatalogCase> in_sampled_contexts(const std::vector<CatalogCase>& bas
     groups[key].push_back(&c);
   }
   std::vector<CatalogCase> out;
-  // Groups made only of extension cases turn a rotation of their own, so adding them leaves the
-  // sampling of the other groups as it was.
-  size_t first_rotation = 0, extension_rotation = 0;
+  // Each stage turns a rotation of its own (CatalogCase::stage).
+  std::map<int, size_t> rotations;
   for (const auto& [key, members] : groups) {
-    bool extension = true;
-    for (const CatalogCase* c : members) extension = extension && extends_first_versions(*c);
-    size_t& rotation = extension ? extension_rotation : first_rotation;
+    int stage = members.front()->stage;
+    for (const CatalogCase* c : members) stage = std::min(stage, c->stage);
+    size_t& rotation = rotations[stage];
     std::vector<const CatalogCase*> valid;
     for (const CatalogCase* c : members) {
       out.push_back(in_context(*c, {"inputs"}));

@@ -173,6 +173,7 @@ void add_position_cases(const PositionOperator& op, std::vector<CatalogCase>& ou
                                 int_scalar(DataType::int64, 0));
   c.spec = kAnyTensorType;
   c.error = ErrorCode::element_type_not_allowed;
+  c.stage = 1;
   op.keys.add(out, std::move(c));
 }
 

@@ -3,10 +3,13 @@
 // per input show which value each iteration received. Two bodies hold constants, where
 // runtimes fold or hoist nodes out of the body: `constant` (a Constant node as a body output,
 // every type) and `add_folded` (Constant c, Add(c, c), then Add(x0, c + c): a foldable
-// subexpression, for the numeric types of Add-14).
+// subexpression, for the numeric types of Add-14). Three bodies hold the operators that bodies
+// exported from frameworks use: `cast_concat` (Reshape to 1-D, Cast to float, Concat a Constant:
+// the types Cast takes to float but string), `gather_first` (Reshape to 1-D, Gather index 0:
+// every type) and `less_zero` (Reshape to 1-D, Less than a Constant 0: Less-13's numeric types).
 // ID: SequenceMap/body=<identity|identity2|identity3|identity_tensor|identity_outer|shape|
-//     identity_shape|constant|add_folded>/inputs=<seq|seq,seq|seq,tensor|seq,seq,seq>/dtype=<T>
-//     /n=<samples>[/lengths=<a,b,..>]
+//     identity_shape|constant|add_folded|cast_concat|gather_first|less_zero>
+//     /inputs=<seq|seq,seq|seq,tensor|seq,seq,seq>/dtype=<T>/n=<samples>[/lengths=<a,b,..>]
 #include "generators/catalog/common.h"
 #include "generators/catalog/params.h"
 #include "reference/proto.h"
@@ -31,7 +34,8 @@ const SpecPassage kBody = spec_passage({"SequenceMap.body"});
 struct Body {
   std::string name;
   // (operator, input): Identity or Shape of x<k> or "outer"; Constant (no input) for the
-  // constant tensor kConstant; AddFolded for Add(x0, Add(c, c)) with c the scalar kAddend.
+  // constant tensor kConstant; AddFolded for Add(x0, Add(c, c)) with c the scalar kAddend;
+  // CastConcat, GatherFirst and LessZero for the node chains of the bodies of the same names.
   std::vector<std::pair<std::string, std::string>> nodes;
   bool tensor_input;                  // the node's last input is a tensor, not a sequence
   std::vector<Shape> further_shapes;  // elements of the further sequence inputs
@@ -67,6 +71,9 @@ const Body& body_named(const std::string& name) {
       {"identity_shape", {{"Identity", "x0"}, {"Shape", "x0"}}, false, mixed, kOrder, kLength},
       {"constant", {{"Identity", "x0"}, {"Constant", ""}}, false, mixed, kApplied, kLength},
       {"add_folded", {{"AddFolded", "x0"}}, false, mixed, kApplied, kLength},
+      {"cast_concat", {{"CastConcat", "x0"}}, false, mixed, kApplied, kLength},
+      {"gather_first", {{"GatherFirst", "x0"}}, false, mixed, kApplied, kLength},
+      {"less_zero", {{"LessZero", "x0"}}, false, mixed, kApplied, kLength},
   };
   for (const Body& b : bodies)
     if (b.name == name) return b;
@@ -127,6 +134,109 @@ Tensor addend(DataType d) {
 
 Tensor shape_tensor(const Shape& s) {
   return Tensor::from_values<DataType::int64>({static_cast<int64_t>(s.size())}, s);
+}
+
+// The Constant that cast_concat appends to each sample.
+const Tensor kAppended = Tensor::from_values<DataType::float32>({2}, {0.5f, -2.5f});
+
+// A sample as a 1-D tensor (Reshape to [-1]: "At most one dimension of the new shape can be -1.
+// In this case, the value is inferred from the size of the tensor and the remaining
+// dimensions."), by its keys.
+KeyTensor flat(const KeyTensor& x) { return {{static_cast<int64_t>(x.keys.size())}, x.keys}; }
+
+// Cast to float (Cast-13: bool "{1.0, 0.0}"; integers and double to the nearest float; float16
+// exactly), then the Constant appended (Concat on axis 0).
+Tensor cast_concat(DataType d, const KeyTensor& x) {
+  std::vector<float> v = visit_dtype(d, [&](auto tag) {
+    constexpr DataType D = decltype(tag)::value;
+    using T = storage_t<D>;
+    std::vector<float> out;
+    const Tensor t = materialize(d, flat(x));
+    for (size_t i = 0; i < t.element_count(); ++i) {
+      const T& e = t.data<T>()[i];
+      if constexpr (is_half_v<T>)
+        out.push_back(half_to_float(e));
+      else if constexpr (std::is_arithmetic_v<T>)
+        out.push_back(static_cast<float>(e));
+      else
+        throw std::logic_error("catalog: cast_concat on a type Cast does not take to float");
+    }
+    return out;
+  });
+  for (size_t i = 0; i < kAppended.element_count(); ++i) v.push_back(kAppended.data<float>()[i]);
+  const auto n = static_cast<int64_t>(v.size());
+  return Tensor::from_values<DataType::float32>({n}, std::move(v));
+}
+
+// Less(x, 0) element by element on the flattened sample: true for the negative values.
+Tensor less_zero(DataType d, const KeyTensor& x) {
+  return visit_dtype(d, [&](auto tag) {
+    constexpr DataType D = decltype(tag)::value;
+    using T = storage_t<D>;
+    std::vector<uint8_t> out;
+    const Tensor t = materialize(d, flat(x));
+    for (size_t i = 0; i < t.element_count(); ++i) {
+      const T& e = t.data<T>()[i];
+      if constexpr (is_half_v<T>)
+        out.push_back(half_to_float(e) < 0.0f);
+      else if constexpr (std::is_arithmetic_v<T> && D != DataType::bool_)
+        out.push_back(e < T(0));
+      else
+        throw std::logic_error("catalog: less_zero on a type Less does not take");
+    }
+    const Shape shape = {static_cast<int64_t>(out.size())};
+    return Tensor::from_values<DataType::bool_>(shape, std::move(out));
+  });
+}
+
+// Types of the three bodies: Cast-13's T1 without complex and string (a string of a key is no
+// numeric literal); Less-13's numeric types; Gather every type.
+constexpr bool castable_to_float(DataType d) {
+  return d != DataType::string && d != DataType::complex64 && d != DataType::complex128;
+}
+constexpr bool less_type(DataType d) { return addable_type(d); }
+
+// A scalar 0 of a numeric type.
+Tensor zero_of(DataType d) {
+  return visit_dtype(d, [](auto tag) -> Tensor {
+    constexpr DataType D = decltype(tag)::value;
+    using T = storage_t<D>;
+    if constexpr (is_half_v<T>)
+      return Tensor::from_values<D>({}, {half_from_float<T>(0.0f)});
+    else if constexpr (std::is_arithmetic_v<T>)
+      return Tensor::from_values<D>({}, {T(0)});
+    else
+      throw std::logic_error("catalog: no numeric zero of this type");
+  });
+}
+
+// The node chain of a body operator that expands to several nodes (input `in`, output `out`).
+void add_chain(onnx::GraphProto& g, const std::string& op, const std::string& in,
+               const std::string& out, DataType dtype) {
+  auto constant = [&](const std::string& name, const Tensor& value) {
+    onnx::NodeProto n = model::node("Constant", {}, {name});
+    model::add_tensor_attribute(n, "value", tensor_to_proto(value, TensorEncoding::raw_data));
+    *g.add_node() = std::move(n);
+  };
+  constant(out + "_shape", Tensor::from_values<DataType::int64>({1}, {-1}));
+  *g.add_node() = model::node("Reshape", {in, out + "_shape"}, {out + "_flat"});
+  if (op == "CastConcat") {
+    onnx::NodeProto cast = model::node("Cast", {out + "_flat"}, {out + "_float"});
+    model::add_int_attribute(cast, "to", static_cast<int64_t>(DataType::float32));
+    *g.add_node() = std::move(cast);
+    constant(out + "_appended", kAppended);
+    onnx::NodeProto concat = model::node("Concat", {out + "_float", out + "_appended"}, {out});
+    model::add_int_attribute(concat, "axis", 0);
+    *g.add_node() = std::move(concat);
+  } else if (op == "GatherFirst") {
+    constant(out + "_index", Tensor::from_values<DataType::int64>({}, {0}));
+    *g.add_node() = model::node("Gather", {out + "_flat", out + "_index"}, {out});
+  } else if (op == "LessZero") {
+    constant(out + "_zero", zero_of(dtype));
+    *g.add_node() = model::node("Less", {out + "_flat", out + "_zero"}, {out});
+  } else {
+    throw std::logic_error("catalog: no body chain " + op);
+  }
 }
 
 struct Config {
@@ -205,10 +315,15 @@ CatalogCase map_case(const Config& config) {
       *g.add_node() = std::move(n);
       *g.add_node() = model::node("Add", {"c", "c"}, {"c_twice"});
       *g.add_node() = model::node("Add", {input, "c_twice"}, {output});
+    } else if (op == "CastConcat" || op == "GatherFirst" || op == "LessZero") {
+      add_chain(g, op, input, output, dtype);
     } else {
       *g.add_node() = model::node(op, {input}, {output});
     }
-    out_types.push_back(op == "Shape" ? DataType::int64 : dtype);
+    out_types.push_back(op == "Shape"        ? DataType::int64
+                        : op == "CastConcat" ? DataType::float32
+                        : op == "LessZero"   ? DataType::bool_
+                                             : dtype);
     *g.add_output() = model::value_info(output, tensor_type(out_types[j]));
     c.output_names.push_back("out_sequence_" + std::to_string(j));
     c.output_types.push_back(sequence_type(out_types[j]));
@@ -237,9 +352,12 @@ CatalogCase map_case(const Config& config) {
         continue;
       }
       const KeyTensor& x = value_in(input, i);
-      out.push_back(op == "Shape"       ? shape_tensor(x.shape)
-                    : op == "AddFolded" ? plus_twice_addend(materialize(dtype, x))
-                                        : materialize(dtype, x));
+      out.push_back(op == "Shape"         ? shape_tensor(x.shape)
+                    : op == "AddFolded"   ? plus_twice_addend(materialize(dtype, x))
+                    : op == "CastConcat"  ? cast_concat(dtype, x)
+                    : op == "LessZero"    ? less_zero(dtype, x)
+                    : op == "GatherFirst" ? materialize(dtype, KeyTensor{{}, {x.keys.at(0)}})
+                                          : materialize(dtype, x));
     }
     c.outputs.push_back(Sequence(out_types[j], std::move(out)));
   }
@@ -267,14 +385,30 @@ void add_sequence_map_cases(std::vector<CatalogCase>& out) {
       {"identity2", {0, 1}},
       {"identity3",
        {3, 3, 2}}}.combine(&Config::dtype, kRepresentativeTypes);
+  // Bodies of Reshape, Cast, Concat, Gather and Less, on the types each takes.
+  std::vector<Config> with_operators;
+  for (DataType d : kAllDataTypes) {
+    if (castable_to_float(d))
+      for (size_t n : {5, 0}) with_operators.push_back({"cast_concat", {n}, d});
+    // Gather index 0 needs an element in every sample: the first three samples have some.
+    for (size_t n : {3, 0}) with_operators.push_back({"gather_first", {n}, d});
+    if (less_type(d))
+      for (size_t n : {5, 0}) with_operators.push_back({"less_zero", {n}, d});
+  }
   for (const auto& configs : {samples, mismatched, Params<Config>(with_constants)})
     for (const Config& config : configs) kKeys.add(out, map_case(config));
+  for (const Config& config : with_operators) {
+    CatalogCase c = map_case(config);
+    c.stage = 2;
+    kKeys.add(out, std::move(c));
+  }
   // bfloat16: S ("Constrain input types to any sequence type.") lists
   // all_tensor_sequence_types(), without it; the Identity body itself would take it.
   CatalogCase bf16 = map_case({"identity", {2}, DataType::bfloat16});
   bf16.outputs.clear();
   bf16.error = ErrorCode::element_type_not_allowed;
   bf16.spec = spec_passage({"SequenceMap.sequence_types"});
+  bf16.stage = 1;
   kKeys.add(out, std::move(bf16));
 }
 

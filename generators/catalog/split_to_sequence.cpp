@@ -281,15 +281,20 @@ void add_split_to_sequence_cases(std::vector<CatalogCase>& out) {
       k.opset = 24;
       at_24.push_back(k);
     }
-  for (const Config& k : Params<Config>(at_24).combine(&Config::dtype, kCarriedDataTypes))
-    kKeys.add(out, split_case(k));
+  for (const Config& k : Params<Config>(at_24).combine(&Config::dtype, kCarriedDataTypes)) {
+    CatalogCase c = split_case(k);
+    c.stage = 1;
+    kKeys.add(out, std::move(c));
+  }
   // bfloat16 at version 11: T ("Constrain input types to all tensor types.") lists
   // all_tensor_types(), without it.
   Config bf16 = rejected(
       make({3, 2}, std::nullopt, std::nullopt, SplitKind::absent, {}, DataType::int64, kInputTypes),
       ErrorCode::element_type_not_allowed);
   bf16.dtype = DataType::bfloat16;
-  kKeys.add(out, split_case(bf16));
+  CatalogCase c = split_case(bf16);
+  c.stage = 1;
+  kKeys.add(out, std::move(c));
 }
 
 }  // namespace seqconf::catalog
