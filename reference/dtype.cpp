@@ -5,6 +5,19 @@
 
 namespace seqconf {
 
+namespace {
+uint32_t bits_of(float f) {
+  uint32_t x;
+  std::memcpy(&x, &f, 4);
+  return x;
+}
+float float_of(uint32_t x) {
+  float f;
+  std::memcpy(&f, &x, 4);
+  return f;
+}
+}  // namespace
+
 float float16_to_float(Float16 h) {
   const uint32_t sign = (h.bits & 0x8000u) << 16;
   const uint32_t exp = (h.bits >> 10) & 0x1fu;
@@ -14,23 +27,18 @@ float float16_to_float(Float16 h) {
     if (mant == 0) {
       out = sign;
     } else {  // subnormal: value = mant * 2^-24
-      float v = std::ldexp(static_cast<float>(mant), -24);
-      std::memcpy(&out, &v, 4);
-      out |= sign;
+      out = bits_of(std::ldexp(static_cast<float>(mant), -24)) | sign;
     }
   } else if (exp == 31) {
     out = sign | 0x7f800000u | (mant << 13);
   } else {
     out = sign | ((exp + 112) << 23) | (mant << 13);
   }
-  float f;
-  std::memcpy(&f, &out, 4);
-  return f;
+  return float_of(out);
 }
 
 Float16 float_to_float16(float f) {
-  uint32_t x;
-  std::memcpy(&x, &f, 4);
+  const uint32_t x = bits_of(f);
   const uint16_t sign = static_cast<uint16_t>((x >> 16) & 0x8000u);
   const uint32_t exp = (x >> 23) & 0xffu;
   uint32_t mant = x & 0x7fffffu;
@@ -53,16 +61,10 @@ Float16 float_to_float16(float f) {
   return {static_cast<uint16_t>(sign | half)};
 }
 
-float bfloat16_to_float(BFloat16 b) {
-  const uint32_t x = static_cast<uint32_t>(b.bits) << 16;
-  float f;
-  std::memcpy(&f, &x, 4);
-  return f;
-}
+float bfloat16_to_float(BFloat16 b) { return float_of(static_cast<uint32_t>(b.bits) << 16); }
 
 BFloat16 float_to_bfloat16(float f) {
-  uint32_t x;
-  std::memcpy(&x, &f, 4);
+  const uint32_t x = bits_of(f);
   // NaN: keep the sign and the upper payload bits, and set the quiet bit so that truncating a
   // payload held only in the lower 16 bits cannot turn the NaN into an infinity.
   if ((x & 0x7fffffffu) > 0x7f800000u) return {static_cast<uint16_t>((x >> 16) | 0x0040u)};

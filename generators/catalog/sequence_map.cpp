@@ -144,24 +144,29 @@ const Tensor kAppended = Tensor::from_values<DataType::float32>({2}, {0.5f, -2.5
 // dimensions."), by its keys.
 KeyTensor flat(const KeyTensor& x) { return {{static_cast<int64_t>(x.keys.size())}, x.keys}; }
 
+// fn applied to each element of the flattened sample in type d, in order.
+template <class R, class Fn>
+std::vector<R> each_element(DataType d, const KeyTensor& x, Fn fn) {
+  return visit_dtype(d, [&](auto tag) {
+    using T = storage_t<decltype(tag)::value>;
+    const Tensor t = materialize(d, flat(x));
+    std::vector<R> out;
+    for (size_t i = 0; i < t.element_count(); ++i) out.push_back(fn(t.data<T>()[i]));
+    return out;
+  });
+}
+
 // Cast to float (Cast-13: bool "{1.0, 0.0}"; integers and double to the nearest float; float16
 // exactly), then the Constant appended (Concat on axis 0).
 Tensor cast_concat(DataType d, const KeyTensor& x) {
-  std::vector<float> v = visit_dtype(d, [&](auto tag) {
-    constexpr DataType D = decltype(tag)::value;
-    using T = storage_t<D>;
-    std::vector<float> out;
-    const Tensor t = materialize(d, flat(x));
-    for (size_t i = 0; i < t.element_count(); ++i) {
-      const T& e = t.data<T>()[i];
-      if constexpr (is_half_v<T>)
-        out.push_back(half_to_float(e));
-      else if constexpr (std::is_arithmetic_v<T>)
-        out.push_back(static_cast<float>(e));
-      else
-        throw std::logic_error("catalog: cast_concat on a type Cast does not take to float");
-    }
-    return out;
+  std::vector<float> v = each_element<float>(d, x, [](const auto& e) -> float {
+    using T = std::decay_t<decltype(e)>;
+    if constexpr (is_half_v<T>)
+      return half_to_float(e);
+    else if constexpr (std::is_arithmetic_v<T>)
+      return static_cast<float>(e);
+    else
+      throw std::logic_error("catalog: cast_concat on a type Cast does not take to float");
   });
   for (size_t i = 0; i < kAppended.element_count(); ++i) v.push_back(kAppended.data<float>()[i]);
   const auto n = static_cast<int64_t>(v.size());
@@ -170,23 +175,17 @@ Tensor cast_concat(DataType d, const KeyTensor& x) {
 
 // Less(x, 0) element by element on the flattened sample: true for the negative values.
 Tensor less_zero(DataType d, const KeyTensor& x) {
-  return visit_dtype(d, [&](auto tag) {
-    constexpr DataType D = decltype(tag)::value;
-    using T = storage_t<D>;
-    std::vector<uint8_t> out;
-    const Tensor t = materialize(d, flat(x));
-    for (size_t i = 0; i < t.element_count(); ++i) {
-      const T& e = t.data<T>()[i];
-      if constexpr (is_half_v<T>)
-        out.push_back(half_to_float(e) < 0.0f);
-      else if constexpr (std::is_arithmetic_v<T> && D != DataType::bool_)
-        out.push_back(e < T(0));
-      else
-        throw std::logic_error("catalog: less_zero on a type Less does not take");
-    }
-    const Shape shape = {static_cast<int64_t>(out.size())};
-    return Tensor::from_values<DataType::bool_>(shape, std::move(out));
+  std::vector<uint8_t> v = each_element<uint8_t>(d, x, [](const auto& e) -> uint8_t {
+    using T = std::decay_t<decltype(e)>;
+    if constexpr (is_half_v<T>)
+      return half_to_float(e) < 0.0f;
+    else if constexpr (std::is_arithmetic_v<T>)  // bool (stored as uint8) never reaches here
+      return e < T(0);
+    else
+      throw std::logic_error("catalog: less_zero on a type Less does not take");
   });
+  const auto n = static_cast<int64_t>(v.size());
+  return Tensor::from_values<DataType::bool_>({n}, std::move(v));
 }
 
 // Types of the three bodies: Cast-13's T1 without complex and string (a string of a key is no
