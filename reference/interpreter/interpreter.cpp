@@ -11,6 +11,7 @@
 #include "reference/ops/ops.h"
 #include "reference/proto.h"
 #include "reference/support/body_ops.h"
+#include "reference/support/broadcast.h"
 #include "reference/support/support_ops.h"
 
 namespace seqconf::interp {
@@ -686,6 +687,19 @@ std::vector<Value> run_cast(const KernelCall& c) {
   return one(support::Cast(c.tensor(0), static_cast<DataType>(to), c.since));
 }
 
+// Add, Sub, Mul, Div before version 7 and Equal, Less, Greater before 7 take B through the
+// limited broadcasting of their attributes `broadcast` and `axis`; later versions broadcast
+// both ways (broadcast.h).
+template <class Fn>
+std::vector<Value> elementwise(const KernelCall& c, Fn fn) {
+  const Tensor& a = c.tensor(0);
+  if (c.since >= 7) return one(fn(a, c.tensor(1)));
+  std::optional<int64_t> axis;
+  if (const auto* at = c.attr("axis")) axis = at->i();
+  return one(fn(a, support::legacy_broadcast_operand(c.node.op_type(), a, c.tensor(1),
+                                                     c.attr_int("broadcast", 0), axis, c.ctx)));
+}
+
 const std::unordered_map<std::string, OpEntry>& op_table() {
   static const std::unordered_map<std::string, OpEntry> table = {
       {"SequenceAt",
@@ -767,9 +781,9 @@ const std::unordered_map<std::string, OpEntry>& op_table() {
         [](const KernelCall& c) { return one(support::Identity(c.value(0))); }}},
       {"Add",
        {{1, 6, 7, 13, 14},
-        7,
+        1,
         {},
-        [](const KernelCall& c) { return one(support::Add(c.tensor(0), c.tensor(1))); }}},
+        [](const KernelCall& c) { return elementwise(c, support::Add); }}},
       {"Shape",
        {{1, 13, 15, 19, 21, 23, 24},
         1,
@@ -863,34 +877,31 @@ const std::unordered_map<std::string, OpEntry>& op_table() {
         }}},
       {"Sub",
        {{1, 6, 7, 13, 14},
-        7,
+        1,
         {},
-        [](const KernelCall& c) { return one(support::Sub(c.tensor(0), c.tensor(1))); }}},
+        [](const KernelCall& c) { return elementwise(c, support::Sub); }}},
       {"Mul",
        {{1, 6, 7, 13, 14},
-        7,
+        1,
         {},
-        [](const KernelCall& c) { return one(support::Mul(c.tensor(0), c.tensor(1))); }}},
+        [](const KernelCall& c) { return elementwise(c, support::Mul); }}},
       {"Div",
        {{1, 6, 7, 13, 14},
-        7,
+        1,
         {},
-        [](const KernelCall& c) { return one(support::Div(c.tensor(0), c.tensor(1))); }}},
+        [](const KernelCall& c) { return elementwise(c, support::Div); }}},
       {"Equal",
        {{1, 7, 11, 13, 19},
-        7,
+        1,
         {},
-        [](const KernelCall& c) { return one(support::Equal(c.tensor(0), c.tensor(1))); }}},
+        [](const KernelCall& c) { return elementwise(c, support::Equal); }}},
       {"Less",
-       {{1, 7, 9, 13},
-        7,
-        {},
-        [](const KernelCall& c) { return one(support::Less(c.tensor(0), c.tensor(1))); }}},
+       {{1, 7, 9, 13}, 1, {}, [](const KernelCall& c) { return elementwise(c, support::Less); }}},
       {"Greater",
        {{1, 7, 9, 13},
-        7,
+        1,
         {},
-        [](const KernelCall& c) { return one(support::Greater(c.tensor(0), c.tensor(1))); }}},
+        [](const KernelCall& c) { return elementwise(c, support::Greater); }}},
       {"Where",
        {{9, 16},
         9,

@@ -160,7 +160,21 @@ std::vector<OperatorSignature> build_table() {
          {in("output", "V")},
          {{"V", "Constrain input and output types to all tensor, sequence, and optional types.",
            kAnyKind, kAll, kBFloat16}}});
-  // Add-13 and Add-14 add bfloat16 (as Sub, Mul and Div below).
+  // Add-13 and Add-14 add bfloat16 (as Sub, Mul and Div below). Versions 1 and 6 (with the
+  // attributes broadcast and axis): float tensors, then high-precision numeric tensors.
+  for (std::string_view op : {"Add", "Sub", "Mul", "Div"}) {
+    t.push_back({op,
+                 1,
+                 {in("A", "T"), in("B", "T")},
+                 {in("C", "T")},
+                 {{"T", "Constrain input and output types to float tensors.", kTensor, kFloats}}});
+    t.push_back({op,
+                 6,
+                 {in("A", "T"), in("B", "T")},
+                 {in("C", "T")},
+                 {{"T", "Constrain input and output types to high-precision numeric tensors.",
+                   kTensor, kHighPrecision}}});
+  }
   for (int64_t v : {7, 13})
     t.push_back({"Add",
                  v,
@@ -303,6 +317,7 @@ std::vector<OperatorSignature> build_table() {
   }
   constexpr std::string_view kBoolOut = "Constrain output to boolean tensor.";
   for (auto [v, text, types] : std::vector<std::tuple<int64_t, std::string_view, ElemTypeSet>>{
+           {1, "Constrain input to integral tensors.", kEqual7},
            {7, "Constrain input to integral tensors.", kEqual7},
            {11, "Constrain input types to all numeric tensors.", kEqual11},
            {13, "Constrain input types to all numeric tensors.", kEqual11 | kBFloat16},
@@ -314,6 +329,7 @@ std::vector<OperatorSignature> build_table() {
                  {{"T", text, kTensor, types}, {"T1", kBoolOut, kTensor, kBool}}});
   for (std::string_view op : {"Less", "Greater"})
     for (auto [v, text, types] : std::vector<std::tuple<int64_t, std::string_view, ElemTypeSet>>{
+             {1, "Constrain input to float tensors.", kFloats},
              {7, "Constrain input to float tensors.", kFloats},
              {9, "Constrain input types to all numeric tensors.", kNumeric},
              {13, "Constrain input types to all numeric tensors.", kNumeric | kBFloat16}})

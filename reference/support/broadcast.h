@@ -9,10 +9,12 @@
 //     of length 1 to satisfy property 2."
 #pragma once
 
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <vector>
 
+#include "reference/context.h"
 #include "reference/value.h"
 
 namespace seqconf::support {
@@ -63,6 +65,15 @@ class Broadcast {
   // Per input, per output axis: its element stride, 0 where the input is broadcast.
   std::vector<std::vector<size_t>> strides_;
 };
+
+// Limited broadcasting of Add, Sub, Mul, Div (versions 1 and 6) and Equal, Less, Greater
+// (version 1), attributes `broadcast` and `axis`: B reshaped so that multidirectional
+// broadcasting gives A's shape, or B itself when the shapes are equal. shape_mismatch for any
+// other pair (see the .cpp for the sentences). A dimension of 1 in B where A's is longer is the
+// ambiguity legacy_broadcast_size1: expanded under the lenient policy (noted in ctx),
+// shape_mismatch under the strict one.
+Tensor legacy_broadcast_operand(const std::string& op, const Tensor& a, const Tensor& b,
+                                int64_t broadcast, std::optional<int64_t> axis, Context& ctx);
 
 // The parts (of one element type) joined along `axis` into a tensor of out_shape, each part
 // read as having shapes[i] (its own shape, or with a stacking axis of length 1 inserted): the

@@ -11,6 +11,7 @@
 
 #include "reference/interpreter/interpreter.h"
 #include "reference/support/body_ops.h"
+#include "reference/support/broadcast.h"
 #include "reference/support/support_ops.h"
 #include "tests/support/interpreter_model_util.h"
 #include "tests/support/test_util.h"
@@ -540,6 +541,46 @@ TEST(BodyOpsInInterpreter, ConcatAxisDefaultsToOneOnlyInVersion1) {
   EXPECT_IDENTICAL(run(ints(4), {i64_vec({1})})[0].tensor(), i64_vec({1}));
 }
 
+// Add-6 (and Sub, Mul, Div 1 and 6; Equal, Less, Greater 1): "the right-hand-side argument will
+// be broadcasted to match the shape of left-hand-side argument", with broadcast=1, B "of element
+// size 1 ... or having its shape as a contiguous subset of the first tensor's shape", starting
+// at "axis", else suffix matching; the shapes of the spec's examples.
+TEST(BodyOpsInInterpreter, LimitedBroadcastBeforeVersion7) {
+  const Tensor a = iota_f32({2, 3, 4, 5});
+  Context ctx;
+  auto shape_of_b = [&](const Tensor& b, std::optional<int64_t> axis) {
+    return legacy_broadcast_operand("Add", a, b, 1, axis, ctx).shape();
+  };
+  EXPECT_EQ(shape_of_b(f32({}, {1}), std::nullopt), (seqconf::Shape{1, 1, 1, 1}));
+  EXPECT_EQ(shape_of_b(f32({1, 1}, {1}), std::nullopt), (seqconf::Shape{1, 1, 1, 1}));
+  EXPECT_EQ(shape_of_b(iota_f32({5}), std::nullopt), (seqconf::Shape{1, 1, 1, 5}));
+  EXPECT_EQ(shape_of_b(iota_f32({4, 5}), std::nullopt), (seqconf::Shape{1, 1, 4, 5}));
+  EXPECT_EQ(shape_of_b(iota_f32({3, 4}), 1), (seqconf::Shape{1, 3, 4, 1}));
+  EXPECT_EQ(shape_of_b(iota_f32({2}), 0), (seqconf::Shape{2, 1, 1, 1}));
+  EXPECT_TRUE(ctx.ambiguities.empty());
+  // Not a contiguous part at that axis, a higher rank, broadcast 0 with other shapes.
+  expect_error(ErrorCode::shape_mismatch, [&] { shape_of_b(iota_f32({3, 4}), std::nullopt); });
+  expect_error(ErrorCode::shape_mismatch, [&] { shape_of_b(iota_f32({1, 2, 3, 4, 5}), 0); });
+  expect_error(ErrorCode::shape_mismatch,
+               [&] { legacy_broadcast_operand("Add", a, iota_f32({5}), 0, std::nullopt, ctx); });
+  // Through the interpreter: Add-6 with broadcast=1 and axis=0 adds B = [10, 20] per row.
+  const auto m = one_node(6, "Add", {{"a", tensor_type(F)}, {"b", tensor_type(F)}},
+                          {{"c", tensor_type(F)}}, {int_attr("broadcast", 1), int_attr("axis", 0)});
+  EXPECT_IDENTICAL(run(m, {iota_f32({2, 3}), f32({2}, {10, 20})})[0].tensor(),
+                   f32({2, 3}, {10, 11, 12, 23, 24, 25}));
+  // "1-dim expansion doesn't work yet", yet ONNX's test_operator_add_size1_broadcast expands a
+  // dimension of 1: lenient expands and notes legacy_broadcast_size1, strict rejects.
+  EXPECT_EQ(shape_of_b(f32({2, 1}, {1, 2}), 0), (seqconf::Shape{2, 1, 1, 1}));
+  EXPECT_EQ(shape_of_b(f32({4, 1}, {1, 2, 3, 4}), std::nullopt), (seqconf::Shape{1, 1, 4, 1}));
+  ASSERT_FALSE(ctx.ambiguities.empty());
+  EXPECT_EQ(ctx.ambiguities[0].id, "legacy_broadcast_size1");
+  Context strict;
+  strict.policy = Policy::strict;
+  expect_error(ErrorCode::shape_mismatch, [&] {
+    legacy_broadcast_operand("Add", a, f32({4, 1}, {1, 2, 3, 4}), 1, std::nullopt, strict);
+  });
+}
+
 TEST(BodyOpsInInterpreter, GatherWrapsNegativeIndicesFromVersion11) {
   auto m = [](int64_t opset) {
     return one_node(opset, "Gather", {{"d", tensor_type(F)}, {"i", tensor_type(DataType::int64)}},
@@ -595,9 +636,19 @@ TEST(BodyOpsInInterpreter, VersionedTypeConstraints) {
                    tv<DataType::int8>({1}, {14}));
   EXPECT_IDENTICAL(run(binary(14, "Div", DataType::int8, DataType::int8), {a, b})[0].tensor(),
                    tv<DataType::int8>({1}, {3}));
-  // Versions 1 and 6 (legacy broadcast attribute) are not implemented.
-  expect_error(ErrorCode::not_supported, [&] {
-    run(binary(6, "Sub", F, F), {f32({1}, {1}), f32({1}, {1})});
+  // Sub-6 T: high-precision numeric (no int8); Sub-1: float tensors (no int64). Equal shapes
+  // need no broadcast attribute.
+  EXPECT_IDENTICAL(run(binary(6, "Sub", F, F), {f32({1}, {3}), f32({1}, {1})})[0].tensor(),
+                   f32({1}, {2}));
+  expect_error(ErrorCode::invalid_model, [&] {
+    run(binary(6, "Sub", DataType::int8, DataType::int8), {a, b});
+  });
+  expect_error(ErrorCode::invalid_model, [&] {
+    run(binary(1, "Sub", DataType::int64, DataType::int64), {i64_vec({3}), i64_vec({1})});
+  });
+  // Without broadcast=1 the shapes must be equal.
+  expect_error(ErrorCode::shape_mismatch, [&] {
+    run(binary(6, "Sub", F, F), {f32({2}, {3, 4}), f32({1}, {1})});
   });
   // Where B: "Constrain to boolean tensors."
   auto where =
