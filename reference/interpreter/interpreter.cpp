@@ -667,7 +667,22 @@ bool uncarried_cast_target(int64_t to, int64_t since) {
 }
 
 std::vector<Value> run_cast(const KernelCall& c) {
-  const int64_t to = c.attr_int("to", std::nullopt);
+  int64_t to = 0;
+  if (c.since < 6) {
+    // Cast-1's `to` is a string: "Strictly must be one of the types from DataType enum in
+    // TensorProto", by its name ("FLOAT", "INT64", ...).
+    const auto* a = c.attr("to");
+    if (!a)
+      throw Error(ErrorCode::invalid_model, c.label() + ": required attribute 'to' is absent");
+    onnx::TensorProto_DataType d{};
+    if (!onnx::TensorProto_DataType_Parse(a->s(), &d))
+      throw Error(ErrorCode::invalid_model,
+                  c.label() + ": to = \"" + a->s() +
+                      "\" is not the name of a type of the DataType enum in TensorProto");
+    to = d;
+  } else {
+    to = c.attr_int("to", std::nullopt);
+  }
   const bool carried = to > 0 && to <= INT32_MAX && is_supported(static_cast<DataType>(to));
   const bool complex = to == static_cast<int64_t>(DataType::complex64) ||
                        to == static_cast<int64_t>(DataType::complex128);
@@ -867,7 +882,7 @@ const std::unordered_map<std::string, OpEntry>& op_table() {
               c.attr_int("axis", c.since < 4 ? std::optional<int64_t>(1) : std::nullopt);
           return one(support::Concat(ts, axis, c.since));
         }}},
-      {"Cast", {{1, 6, 9, 13, 19, 21, 23, 24}, 6, {}, run_cast}},
+      {"Cast", {{1, 6, 9, 13, 19, 21, 23, 24}, 1, {}, run_cast}},
       {"Gather",
        {{1, 11, 13},
         1,
@@ -924,9 +939,22 @@ const std::unordered_map<std::string, OpEntry>& op_table() {
         }}},
       {"Reshape",
        {{1, 5, 13, 14, 19, 21, 23, 24},
-        5,
+        1,
         {},
         [](const KernelCall& c) {
+          if (c.since < 5) {
+            // Reshape-1: "It takes a tensor as input and an argument `shape`."
+            const auto* a = c.attr("shape");
+            if (!a)
+              throw Error(ErrorCode::invalid_model,
+                          c.label() +
+                              ": the attribute 'shape' is absent (Reshape-1 takes the "
+                              "new shape as an argument)");
+            const std::vector<int64_t> dims(a->ints().begin(), a->ints().end());
+            const Shape len = {static_cast<int64_t>(dims.size())};
+            return one(
+                support::Reshape(c.tensor(0), Tensor::from_values<DataType::int64>(len, dims), 0));
+          }
           // allowzero exists from Reshape-14.
           const int64_t allowzero = c.since >= 14 ? c.attr_int("allowzero", 0) : 0;
           return one(support::Reshape(c.tensor(0), c.tensor(1), allowzero));

@@ -275,14 +275,16 @@ std::vector<OperatorSignature> build_table() {
          {variadic("inputs", "T", true, 1)},
          {in("concat_result", "T")},
          {{"T", "Constrain output types to any tensor type.", kTensor, v < 13 ? kAll : kAllIr4}}});
-  t.push_back({"Cast",
-               6,
-               {in("input", "T1")},
-               {in("output", "T2")},
-               {{"T1", "Constrain input types. Casting from strings and complex are not supported.",
-                 kTensor, kCast6},
-                {"T2", "Constrain output types. Casting to strings and complex are not supported.",
-                 kTensor, kCast6}}});
+  for (int64_t v : {1, 6})  // Cast-1: `to` a string attribute
+    t.push_back(
+        {"Cast",
+         v,
+         {in("input", "T1")},
+         {in("output", "T2")},
+         {{"T1", "Constrain input types. Casting from strings and complex are not supported.",
+           kTensor, kCast6},
+          {"T2", "Constrain output types. Casting to strings and complex are not supported.",
+           kTensor, kCast6}}});
   for (int64_t v : {9, 13, 19, 21, 23, 24})
     t.push_back({"Cast",
                  v,
@@ -364,6 +366,12 @@ std::vector<OperatorSignature> build_table() {
                  {in("data", "T"), opt("axes", "tensor(int64)")},
                  {in("squeezed", "T")},
                  {{"T", text, kTensor, kAllIr4}, {"tensor(int64)", "", kTensor, kInt64}}});
+  // Reshape-1: `shape` an attribute.
+  t.push_back({"Reshape",
+               1,
+               {in("data", "T")},
+               {in("reshaped", "T")},
+               {{"T", "Constrain input and output types to float tensors.", kTensor, kFloats}}});
   for (int64_t v : {5, 13, 14, 19, 21, 23, 24})
     t.push_back({"Reshape",
                  v,

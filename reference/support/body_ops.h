@@ -6,24 +6,25 @@
 // functions check element types themselves too (callers without a graph).
 //
 // "+bf16": the version adds bfloat16 (from 13 for most, 16 for Where, 20 for ConstantOfShape).
+// "legacy": versions before 7 broadcast B alone to A's shape (attributes broadcast, axis).
 //
-// | op      | versions (since)         | types                                                  |
-// |---------|--------------------------|--------------------------------------------------------|
-// | Concat  | 1, 4, 11, 13             | 1: float16/float/double; 4+: the 15 types; 13: +bf16   |
-// | Cast    | 6, 9, 13, 19, 21, 23, 24 | 6: no string; 9+: all but complex; 13+: +bf16 (14x14) |
-// | Gather  | 1, 11, 13                | the 15 types (13: +bf16); indices int32 or int64       |
-// | Sub     | 7, 13, 14                | as Add (7, 13: high-precision numeric; 14: numeric)+bf16|
-// | Mul     | 7, 13, 14                | as Sub                                                 |
-// | Div     | 7, 13, 14                | as Sub; integer division by zero is undefined_result   |
-// | Equal   | 7, 11, 13, 19            | 7: bool/int32/int64; 11: numeric, bool; 13: +bf16; 19:
-// string | | Less    | 7, 9, 13                 | 7: float16/float/double; 9+: numeric; 13: +bf16 |
-// | Greater | 7, 9, 13                 | as Less                                                |
-// | Where   | 9, 16                    | condition bool; X, Y the 15 types; 16: +bf16           |
-// | Squeeze | 1, 11, 13, 21, 23, 24    | the 15 types (13+: +bf16); axes attribute (< 13), input|
-// | Reshape | 5, 13, 14, 19, 21, 23, 24| the 15 types (13+: +bf16); shape int64; allowzero 14+  |
-// | Size    | 1, 13, 19, 21, 23, 24    | the 15 types (13+: +bf16); an int64 scalar out         |
-// | ConstantOfShape | 9, 20, 21, 23, 24| input int64; value numeric or bool; 20+: +bf16         |
-// | Range   | 11                       | float, double, int16, int32, int64                     |
+// | op      | versions (since)     | types                                                      |
+// |---------|----------------------|------------------------------------------------------------|
+// | Concat  | 1, 4, 11, 13         | 1: float16/float/double; 4+: the 15 types; 13: +bf16       |
+// | Cast    | 1, 6, 9, 13, 19..24  | 1 (`to` a name), 6: no string; 9+: no complex; 13+: +bf16  |
+// | Gather  | 1, 11, 13            | the 15 types (13: +bf16); indices int32 or int64           |
+// | Sub     | 1, 6, 7, 13, 14      | as Add: 1 float, 6, 7, 13 high-precision, 14 numeric; +bf16 |
+// | Mul     | 1, 6, 7, 13, 14      | as Sub                                                     |
+// | Div     | 1, 6, 7, 13, 14      | as Sub; integer division by zero is undefined_result       |
+// | Equal   | 1, 7, 11, 13, 19     | 1, 7: bool/int32/int64; 11: numeric, bool; 13+bf16; 19+str |
+// | Less    | 1, 7, 9, 13          | 1, 7: float16/float/double; 9+: numeric; 13: +bf16         |
+// | Greater | 1, 7, 9, 13          | as Less                                                    |
+// | Where   | 9, 16                | condition bool; X, Y the 15 types; 16: +bf16               |
+// | Squeeze | 1, 11, 13, 21..24    | the 15 types (13+: +bf16); axes an attribute (< 13), input |
+// | Reshape | 1, 5, 13, 14, 19..24 | 1: float types, shape an attribute; 5+: the 15 (13+: +bf16) |
+// | Size    | 1, 13, 19, 21..24    | the 15 types (13+: +bf16); an int64 scalar out             |
+// | ConstantOfShape | 9, 20..24    | input int64; value numeric or bool; 20+: +bf16             |
+// | Range   | 11                   | float, double, int16, int32, int64                         |
 #pragma once
 
 #include <cstdint>

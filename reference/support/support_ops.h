@@ -10,16 +10,17 @@
 // | SequenceEmpty      | 11                        | the 15 tensor types (dtype attribute)   |
 // | SequenceLength     | 11                        | sequences of the 15 types               |
 // | ConcatFromSequence | 11 (axis, new_axis)       | the 15 tensor types                     |
-// | Identity           | 1..24                     | tensors (13+: +bf16), sequences, optionals |
-// | Add                | 7, 13, 14 (broadcasting)  | int8..int64, uint8..uint64, float16/32/64;
-// 13+: +bf16 | | Shape              | 1, 13, 15 (start, end)    | the 15 tensor types; 13+: +bf16 |
-// | Constant           | 1..13 (value, value_*)    | the 15 tensor types; 13+: +bf16         |
-// | Slice              | 10, 11, 13 (input form)   | the 15 types (13: +bf16); starts/ends
-// int32/int64 | | Unsqueeze          | 1, 11 (attr), 13+ (input) | the 15 tensor types; 13+: +bf16
-// | | Not                | 1                         | bool                                    | |
-// Optional           | 15                        | optional of a tensor or a sequence      | |
-// OptionalHasElement | 15, 18                    | optionals (18: also tensors, sequences) | |
-// OptionalGetElement | 15, 18                    | optionals (18: also tensors, sequences) |
+// | Identity           | 1..24                     | tensors (13+: bf16 too), sequences, ... |
+// | Add                | 1, 6 (legacy), 7, 13, 14  | float / high-precision / numeric; +bf16 |
+// | Shape              | 1, 13, 15 (start, end)    | the 15 tensor types; 13+: bf16 too      |
+// | Constant           | 1..13 (value, value_*)    | the 15 tensor types; 13+: bf16 too      |
+// | Slice              | 10, 11, 13 (input form)   | the 15 types (13: bf16); starts, ends   |
+// | Unsqueeze          | 1, 11 (attr), 13+ (input) | the 15 tensor types; 13+: bf16 too      |
+// | Not                | 1                         | bool                                    |
+// | Optional           | 15                        | optional of a tensor or a sequence      |
+// | OptionalHasElement | 15, 18                    | optionals (18: also tensors, sequences) |
+// | OptionalGetElement | 15, 18                    | optionals (18: also tensors, sequences) |
+// Add before 7 broadcasts B alone to A's shape (attributes broadcast, axis); from 7 both ways.
 #pragma once
 
 #include <optional>

@@ -516,8 +516,44 @@ TEST(BodyOpsInInterpreter, CastChecksItsToAttributeAgainstT2) {
   EXPECT_IDENTICAL(run(cast_model(13, F, 16), {f32({1}, {1.5f})})[0].tensor(), bf16({1}, {0x3FC0}));
   msg = expect_error(ErrorCode::invalid_model, [] { run(cast_model(9, F, 16), {f32({1}, {1})}); });
   EXPECT_NE(msg.find("tensor(bfloat16)"), std::string::npos) << msg;
-  // Cast-1 ('to' is a string attribute there) is not implemented.
-  expect_error(ErrorCode::not_supported, [] { run(cast_model(1, F, 1), {f32({1}, {1})}); });
+}
+
+// Cast-1: `to` "Strictly must be one of the types from DataType enum in TensorProto", a string
+// attribute naming it; T2 excludes strings ("Casting to strings and complex are not supported.").
+TEST(BodyOpsInInterpreter, Cast1NamesItsTargetType) {
+  auto m = [](const std::string& to, DataType out) {
+    onnx::AttributeProto a;
+    a.set_name("to");
+    a.set_type(onnx::AttributeProto::STRING);
+    a.set_s(to);
+    return one_node(1, "Cast", {{"x", tensor_type(F)}}, {{"y", tensor_type(out)}}, {a});
+  };
+  EXPECT_IDENTICAL(run(m("INT32", DataType::int32), {f32({2}, {-3.5f, 4.25f})})[0].tensor(),
+                   tv<DataType::int32>({2}, {-3, 4}));
+  expect_error(ErrorCode::invalid_model,
+               [&] { run(m("STRING", DataType::string), {f32({1}, {1})}); });
+  expect_error(ErrorCode::invalid_model, [&] { run(m("float", F), {f32({1}, {1})}); });
+  // An integer `to`, as later versions have it, is no name.
+  expect_error(ErrorCode::invalid_model, [] { run(cast_model(1, F, 1), {f32({1}, {1})}); });
+}
+
+// Reshape-1: "It takes a tensor as input and an argument `shape`"; "A dimension could also be 0,
+// in which case the actual dimension value is unchanged"; at most one -1. T: float tensors.
+TEST(BodyOpsInInterpreter, Reshape1TakesItsShapeAsAnAttribute) {
+  auto m = [](std::vector<int64_t> shape) {
+    return one_node(1, "Reshape", {{"x", tensor_type(F)}}, {{"y", tensor_type(F)}},
+                    {ints_attr("shape", shape)});
+  };
+  EXPECT_EQ(run(m({0, -1}), {iota_f32({2, 3, 2})})[0].tensor().shape(), (seqconf::Shape{2, 6}));
+  EXPECT_IDENTICAL(run(m({3, 2}), {iota_f32({2, 3})})[0].tensor(), iota_f32({3, 2}));
+  expect_error(ErrorCode::invalid_model, [] {
+    run(one_node(1, "Reshape", {{"x", tensor_type(F)}}, {{"y", tensor_type(F)}}), {iota_f32({2})});
+  });
+  expect_error(ErrorCode::invalid_model, [] {
+    run(one_node(1, "Reshape", {{"x", tensor_type(DataType::int64)}},
+                 {{"y", tensor_type(DataType::int64)}}, {ints_attr("shape", {1})}),
+        {i64_vec({1})});
+  });
 }
 
 TEST(BodyOpsInInterpreter, ConcatAxisDefaultsToOneOnlyInVersion1) {
