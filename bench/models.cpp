@@ -40,7 +40,7 @@ onnx::ModelProto split_model(int64_t rows, int64_t cols, int64_t axis, bool with
       "SplitToSequence",
       with_split ? std::vector<std::string>{"input", "split"} : std::vector<std::string>{"input"},
       {"output_sequence"}, "SplitToSequence");
-  model::add_int_attribute(n, "axis", axis);
+  *n.add_attribute() = model::int_attribute("axis", axis);
   std::vector<onnx::ValueInfoProto> inputs = {value_info("input", float_tensor({rows, cols}))};
   if (with_split) inputs.push_back(value_info("split", int64_scalar()));
   return model_with(11, std::move(n), std::move(inputs),
@@ -85,7 +85,7 @@ onnx::ModelProto map_model(int64_t n, bool add) {
                   add ? std::vector<std::string>{"input_sequence", "b"}
                       : std::vector<std::string>{"input_sequence"},
                   {"output_sequence"}, "SequenceMap");
-  model::add_graph_attribute(map, "body", std::move(body));
+  *map.add_attribute() = model::graph_attribute("body", std::move(body));
   std::vector<onnx::ValueInfoProto> inputs = {value_info("input_sequence", float_sequence(dims))};
   if (add) inputs.push_back(value_info("b", float_tensor(dims)));
   return model_with(17, std::move(map), std::move(inputs),

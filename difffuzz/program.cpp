@@ -88,7 +88,7 @@ BuiltProgram build(const Program& p) {
       break;
     case SourceKind::empty: {
       auto& n = b.node("SequenceEmpty", {}, {"seq_empty"});
-      model::add_int_attribute(n, "dtype", static_cast<int64_t>(p.elem));
+      *n.add_attribute() = model::int_attribute("dtype", static_cast<int64_t>(p.elem));
       cur = "seq_empty";
       cur_op = "SequenceEmpty";
       break;
@@ -137,8 +137,8 @@ BuiltProgram build(const Program& p) {
         break;
       case StepKind::concat: {
         auto& n = b.node(op, {cur}, {"concat" + id});
-        model::add_int_attribute(n, "axis", s.axis.value_or(0));
-        if (s.new_axis) model::add_int_attribute(n, "new_axis", s.new_axis);
+        *n.add_attribute() = model::int_attribute("axis", s.axis.value_or(0));
+        if (s.new_axis) *n.add_attribute() = model::int_attribute("new_axis", s.new_axis);
         b.output("concat" + id, tensor_type(p.elem), op);
         break;
       }
@@ -147,8 +147,8 @@ BuiltProgram build(const Program& p) {
         if (s.split) ins.push_back(b.input("split" + id, *s.split));
         // The output is not named "split<k>": that is the name of its split input.
         auto& n = b.node(op, ins, {"parts" + id});
-        if (s.axis) model::add_int_attribute(n, "axis", *s.axis);
-        if (s.keepdims) model::add_int_attribute(n, "keepdims", *s.keepdims);
+        if (s.axis) *n.add_attribute() = model::int_attribute("axis", *s.axis);
+        if (s.keepdims) *n.add_attribute() = model::int_attribute("keepdims", *s.keepdims);
         b.output("parts" + id, sequence_type(s.tensor->dtype()), op);
         break;
       }
@@ -160,7 +160,7 @@ BuiltProgram build(const Program& p) {
         for (size_t j = 0; j < types.size(); ++j)
           outs.push_back("map" + id + "_" + std::to_string(j));
         auto& n = b.node(op, ins, outs);
-        model::add_graph_attribute(n, "body", gens::body_graph(s.body, p.elem));
+        *n.add_attribute() = model::graph_attribute("body", gens::body_graph(s.body, p.elem));
         for (size_t j = 0; j < types.size(); ++j) b.output(outs[j], sequence_type(types[j]), op);
         break;
       }

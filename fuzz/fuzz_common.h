@@ -17,10 +17,9 @@
 namespace seqconf::fuzz {
 
 // The limit the targets run under: small enough that any allocation far above it means a size
-// was not checked before allocating (the fuzzers run with -malloc_limit_mb).
+// was not checked before allocating (the fuzzers run with -malloc_limit_mb). Each target installs
+// it for one input: `const TensorLimit limit(fuzz::kFuzzMaxTensorBytes);`.
 inline constexpr size_t kFuzzMaxTensorBytes = size_t{1} << 20;
-
-inline void set_limits() { Limits::set_max_tensor_bytes(kFuzzMaxTensorBytes); }
 
 // The work budget (Context::work_budget) of one fuzzed model evaluation: 16384 node runs, or
 // fewer with larger tensors, which an instrumented build runs in about a second (the fuzzers

@@ -14,7 +14,7 @@
 using namespace seqconf;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  fuzz::set_limits();
+  const TensorLimit limit(fuzz::kFuzzMaxTensorBytes);
   fuzz::Reader in(data, size);
   onnx::ModelProto model;
   if (!model.ParseFromString(in.chunk())) return 0;

@@ -179,7 +179,7 @@ void fuzz_one(fuzz::Reader& in, Context& ctx) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  fuzz::set_limits();
+  const TensorLimit limit(fuzz::kFuzzMaxTensorBytes);
   fuzz::Reader in(data, size);
   Context ctx;
   ctx.policy = in.byte() & 1 ? Policy::strict : Policy::lenient;

@@ -21,7 +21,7 @@ void check_round_trip(const Value& v, const onnx::TypeProto& declared) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  fuzz::set_limits();
+  const TensorLimit limit(fuzz::kFuzzMaxTensorBytes);
   fuzz::Reader in(data, size);
   const uint8_t selector = in.byte();
   const std::string bytes = in.rest();

@@ -9,7 +9,7 @@
 using namespace seqconf;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  fuzz::set_limits();
+  const TensorLimit limit(fuzz::kFuzzMaxTensorBytes);
   const std::string bytes(reinterpret_cast<const char*>(data), size);
   onnx::TensorProto proto;
   if (!proto.ParseFromString(bytes)) return 0;

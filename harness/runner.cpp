@@ -8,6 +8,7 @@
 #include "harness/compare.h"
 #include "harness/static_checks.h"
 #include "reference/error.h"
+#include "reference/limits.h"
 
 namespace seqconf {
 
@@ -56,8 +57,8 @@ void rejected(Outcome& o, const RunError& e, const std::optional<std::string>& e
   if (!expected_code) {
     o.status = status_of(e.kind);
     o.reason = reason_of(e.kind);
-    o.message = e.kind == RunError::Kind::limit_exceeded ? o.actual
-                                                         : "rejected a valid case: " + o.actual;
+    o.message =
+        e.kind == RunError::Kind::limit_exceeded ? o.actual : "rejected a valid case: " + o.actual;
     return;
   }
   // Crashes, timeouts and outputs too large to read are never a correct rejection.
@@ -83,6 +84,8 @@ void rejected(Outcome& o, const RunError& e, const std::optional<std::string>& e
 Outcome run_case(const Case& c, Runtime& runtime, const RunOptions& options,
                  StaticCheckSandbox* sandbox) {
   const auto t0 = std::chrono::steady_clock::now();
+  const TensorLimit limit(options.max_tensor_bytes ? options.max_tensor_bytes
+                                                   : kDefaultMaxTensorBytes);
   Outcome o;
   o.case_id = c.id;
   o.source = c.source;

@@ -19,6 +19,9 @@ struct RunOptions {
   bool strict = false;
   // Run onnx::checker and shape inference on every model (Outcome::findings).
   bool static_checks = true;
+  // The largest tensor, in bytes, read or computed while the case runs (--max-tensor-bytes):
+  // run_case installs it on its thread (reference/limits.h); 0: the default, 1 GiB.
+  size_t max_tensor_bytes = 0;
 };
 
 // Prepares the case's model, runs every data set and compares, or, for a must-reject case,

@@ -20,7 +20,7 @@ onnx::ModelProto sequence_map_expansion_model(const Sequence& input_sequence,
   for (int j = 0; j < body.output_size(); ++j)
     outputs.push_back("out_sequence_" + std::to_string(j));
   onnx::NodeProto node = model::node("SequenceMap", inputs, outputs, "sequence_map");
-  model::add_graph_attribute(node, "body", body);
+  *node.add_attribute() = model::graph_attribute("body", body);
 
   const onnx::OpSchema* schema = onnx::OpSchemaRegistry::Schema("SequenceMap", 17, "");
   if (!schema || !schema->HasContextDependentFunction())

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "reference/limits.h"
+
 namespace seqconf {
 
 // lenient: accept what ONNX's own fixtures and major runtimes accept where the spec is
@@ -29,12 +31,16 @@ struct Context {
   // Work done in this evaluation, in bytes: every node run and subgraph run counts
   // kNodeRunWork, plus the bytes of the tensors each node reads and writes (a tensor handle,
   // sizeof(Tensor), for each element of a sequence). The interpreter stops the evaluation with
-  // limit_exceeded past work_budget, or past 16 x Limits::max_tensor_bytes() (at least 1 MiB) when
-  // it is 0, so that no model (a Loop of cheap nodes, a loop re-reading a large tensor) runs
+  // limit_exceeded past work_budget, or past 16 x max_tensor_bytes (at least 1 MiB) when it is
+  // 0, so that no model (a Loop of cheap nodes, a loop re-reading a large tensor) runs
   // unboundedly.
   static constexpr size_t kNodeRunWork = 256;
   size_t work = 0;
   size_t work_budget = 0;
+  // The largest tensor, in bytes, this evaluation may read or compute (--max-tensor-bytes): by
+  // default the limit in force on the thread that made the Context (reference/limits.h). The
+  // interpreter installs it on its thread for the evaluation.
+  size_t max_tensor_bytes = seqconf::max_tensor_bytes();
 
   void note(Ambiguity a) {
     for (const auto& x : ambiguities)

@@ -74,65 +74,48 @@ onnx::NodeProto node(const std::string& op, const std::vector<std::string>& inpu
 }
 
 namespace {
-onnx::AttributeProto& new_attribute(onnx::NodeProto& node, const std::string& name,
-                                    onnx::AttributeProto::AttributeType type) {
-  auto* a = node.add_attribute();
-  a->set_name(name);
-  a->set_type(type);
-  return *a;
+onnx::AttributeProto attribute(const std::string& name, onnx::AttributeProto::AttributeType type) {
+  onnx::AttributeProto a;
+  a.set_name(name);
+  a.set_type(type);
+  return a;
 }
 }  // namespace
 
 onnx::AttributeProto int_attribute(const std::string& name, int64_t value) {
-  onnx::AttributeProto a;
-  a.set_name(name);
-  a.set_type(onnx::AttributeProto::INT);
+  auto a = attribute(name, onnx::AttributeProto::INT);
   a.set_i(value);
   return a;
 }
 
+onnx::AttributeProto float_attribute(const std::string& name, float value) {
+  auto a = attribute(name, onnx::AttributeProto::FLOAT);
+  a.set_f(value);
+  return a;
+}
+
+onnx::AttributeProto string_attribute(const std::string& name, const std::string& value) {
+  auto a = attribute(name, onnx::AttributeProto::STRING);
+  a.set_s(value);
+  return a;
+}
+
+onnx::AttributeProto ints_attribute(const std::string& name, const std::vector<int64_t>& values) {
+  auto a = attribute(name, onnx::AttributeProto::INTS);
+  for (int64_t v : values) a.add_ints(v);
+  return a;
+}
+
 onnx::AttributeProto graph_attribute(const std::string& name, onnx::GraphProto graph) {
-  onnx::AttributeProto a;
-  a.set_name(name);
-  a.set_type(onnx::AttributeProto::GRAPH);
+  auto a = attribute(name, onnx::AttributeProto::GRAPH);
   *a.mutable_g() = std::move(graph);
   return a;
 }
 
 onnx::AttributeProto tensor_attribute(const std::string& name, onnx::TensorProto tensor) {
-  onnx::AttributeProto a;
-  a.set_name(name);
-  a.set_type(onnx::AttributeProto::TENSOR);
+  auto a = attribute(name, onnx::AttributeProto::TENSOR);
   *a.mutable_t() = std::move(tensor);
   return a;
-}
-
-void add_int_attribute(onnx::NodeProto& node, const std::string& name, int64_t value) {
-  *node.add_attribute() = int_attribute(name, value);
-}
-
-void add_float_attribute(onnx::NodeProto& node, const std::string& name, float value) {
-  new_attribute(node, name, onnx::AttributeProto::FLOAT).set_f(value);
-}
-
-void add_string_attribute(onnx::NodeProto& node, const std::string& name,
-                          const std::string& value) {
-  new_attribute(node, name, onnx::AttributeProto::STRING).set_s(value);
-}
-
-void add_ints_attribute(onnx::NodeProto& node, const std::string& name,
-                        const std::vector<int64_t>& values) {
-  auto& a = new_attribute(node, name, onnx::AttributeProto::INTS);
-  for (int64_t v : values) a.add_ints(v);
-}
-
-void add_graph_attribute(onnx::NodeProto& node, const std::string& name, onnx::GraphProto graph) {
-  *node.add_attribute() = graph_attribute(name, std::move(graph));
-}
-
-void add_tensor_attribute(onnx::NodeProto& node, const std::string& name,
-                          onnx::TensorProto tensor) {
-  *node.add_attribute() = tensor_attribute(name, std::move(tensor));
 }
 
 int64_t ir_version_for(int64_t opset) {

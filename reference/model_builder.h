@@ -37,18 +37,14 @@ onnx::ValueInfoProto value_info(const std::string& name, onnx::TypeProto type);
 // A node; an empty name leaves the name unset.
 onnx::NodeProto node(const std::string& op, const std::vector<std::string>& inputs,
                      const std::vector<std::string>& outputs, const std::string& name = "");
-// Attributes as values (for node(op, inputs, outputs, attributes) and subgraph builders).
+// Attributes, one function per kind; a node takes them with *node.add_attribute() = ... (or the
+// test helpers' node(op, inputs, outputs, attributes)).
 onnx::AttributeProto int_attribute(const std::string& name, int64_t value);
+onnx::AttributeProto float_attribute(const std::string& name, float value);
+onnx::AttributeProto string_attribute(const std::string& name, const std::string& value);
+onnx::AttributeProto ints_attribute(const std::string& name, const std::vector<int64_t>& values);
 onnx::AttributeProto graph_attribute(const std::string& name, onnx::GraphProto graph);
 onnx::AttributeProto tensor_attribute(const std::string& name, onnx::TensorProto tensor);
-// Attributes appended to a node, in call order.
-void add_int_attribute(onnx::NodeProto& node, const std::string& name, int64_t value);
-void add_float_attribute(onnx::NodeProto& node, const std::string& name, float value);
-void add_string_attribute(onnx::NodeProto& node, const std::string& name, const std::string& value);
-void add_ints_attribute(onnx::NodeProto& node, const std::string& name,
-                        const std::vector<int64_t>& values);
-void add_graph_attribute(onnx::NodeProto& node, const std::string& name, onnx::GraphProto graph);
-void add_tensor_attribute(onnx::NodeProto& node, const std::string& name, onnx::TensorProto tensor);
 
 // The IR version that goes with an opset of the default domain: the release that introduced the
 // opset (opset 11 -> IR 6, 13 -> IR 7, 15 to 18 -> IR 8, ...).

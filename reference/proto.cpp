@@ -43,11 +43,11 @@ Tensor tensor_from_proto(const onnx::TensorProto& p) {
   Shape shape(p.dims().begin(), p.dims().end());
   const size_t count = checked_element_count(shape);  // rejects negative dims and overflow
   const size_t es = element_size(dtype);
-  if (dtype != DataType::string && count > Limits::max_tensor_bytes() / es)
+  const size_t limit = max_tensor_bytes();
+  if (dtype != DataType::string && count > limit / es)
     throw Error(ErrorCode::limit_exceeded,
                 label + ": shape " + shape_to_string(shape) + " of " + std::to_string(count) +
-                    " elements exceeds the limit of " + std::to_string(Limits::max_tensor_bytes()) +
-                    " bytes");
+                    " elements exceeds the limit of " + std::to_string(limit) + " bytes");
 
   if (dtype == DataType::string) {
     if (p.has_raw_data()) bad(label + ": a string tensor cannot use raw_data");

@@ -1,17 +1,9 @@
 #include "reference/value.h"
 
-#include <atomic>
 #include <limits>
 #include <sstream>
 
 namespace seqconf {
-
-namespace {
-std::atomic<size_t> g_max_tensor_bytes{size_t{1} << 30};
-}
-
-size_t Limits::max_tensor_bytes() { return g_max_tensor_bytes.load(); }
-void Limits::set_max_tensor_bytes(size_t n) { g_max_tensor_bytes.store(n); }
 
 std::string shape_to_string(const Shape& shape) {
   std::string s = "[";
@@ -45,11 +37,11 @@ size_t checked_element_count(const Shape& shape) {
 namespace {
 void check_limit(size_t count, size_t elem_bytes, const Shape& shape) {
   const size_t per = elem_bytes == 0 ? sizeof(std::string) : elem_bytes;
-  if (count > Limits::max_tensor_bytes() / per)
+  const size_t limit = max_tensor_bytes();
+  if (count > limit / per)
     throw Error(ErrorCode::limit_exceeded,
                 "tensor of shape " + shape_to_string(shape) + " (" + std::to_string(count) +
-                    " elements) exceeds the limit of " +
-                    std::to_string(Limits::max_tensor_bytes()) + " bytes");
+                    " elements) exceeds the limit of " + std::to_string(limit) + " bytes");
 }
 }  // namespace
 

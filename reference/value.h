@@ -15,6 +15,7 @@
 
 #include "reference/dtype.h"
 #include "reference/error.h"
+#include "reference/limits.h"
 
 namespace seqconf {
 
@@ -25,14 +26,8 @@ std::string shape_to_string(const Shape& shape);
 // overflow.
 size_t checked_element_count(const Shape& shape);
 // checked_element_count, and limit_exceeded when a tensor of that shape and type would exceed
-// Limits::max_tensor_bytes(): call before allocating an output tensor's storage.
+// max_tensor_bytes() (reference/limits.h): call before allocating an output tensor's storage.
 size_t checked_tensor_elements(DataType dtype, const Shape& shape);
-
-// Process-wide size limit checked before any tensor storage is allocated.
-struct Limits {
-  static size_t max_tensor_bytes();            // default 1 GiB
-  static void set_max_tensor_bytes(size_t n);  // the CLI's --max-tensor-bytes
-};
 
 class Tensor {
  public:

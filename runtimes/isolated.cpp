@@ -387,6 +387,7 @@ class ForkedWorker::Process {
       ::close(err[0]);
       ::dup2(err[1], STDERR_FILENO);
       ::close(err[1]);
+      const TensorLimit limit(options_.max_tensor_bytes);
       worker_main(fds[1], handle_);
     }
     ::close(fds[1]);

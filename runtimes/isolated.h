@@ -12,12 +12,16 @@
 #include <memory>
 #include <optional>
 
+#include "reference/limits.h"
 #include "runtimes/runtime.h"
 
 namespace seqconf {
 
 struct IsolationOptions {
   int timeout_ms = 60000;  // per prepare and per run; <= 0 waits forever
+  // The size limit the worker runs under (reference/limits.h): the worker is forked from a
+  // thread of its own, so the limit of the thread that asks does not reach it otherwise.
+  size_t max_tensor_bytes = kDefaultMaxTensorBytes;
 };
 
 // Requests and answers are lists of fields: each a uint64 length, then its bytes.

@@ -353,7 +353,7 @@ onnx::ModelProto with_empty_sequences(
   for (const auto& [name, dtype] : empties) {
     auto* n = nodes.Add();
     *n = model::node("SequenceEmpty", {}, {name}, "seqconf_empty_" + name);
-    model::add_int_attribute(*n, "dtype", static_cast<int64_t>(dtype));
+    *n->add_attribute() = model::int_attribute("dtype", static_cast<int64_t>(dtype));
   }
   for (const auto& n : g->node()) *nodes.Add() = n;
   g->mutable_node()->Swap(&nodes);

@@ -19,6 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include "reference/error.h"
+#include "reference/limits.h"
 #include "reference/model_builder.h"
 #include "reference/proto.h"
 
@@ -54,7 +55,7 @@ std::string read_output_file(const fs::path& out_dir, const std::string& answere
     throw Error(ErrorCode::io_error, "output file " + answered + " is not in the output_dir " +
                                          out_dir.string() + " of the request");
   const uintmax_t size = fs::file_size(p, ec);
-  const uintmax_t limit = Limits::max_tensor_bytes() + (uintmax_t{1} << 20);
+  const uintmax_t limit = max_tensor_bytes() + (uintmax_t{1} << 20);
   if (ec || size > limit)
     throw Error(ErrorCode::limit_exceeded, "output file " + answered + " has " +
                                                std::to_string(size) + " bytes, more than " +
@@ -301,7 +302,7 @@ onnx::ModelProto lift_sequences(const onnx::ModelProto& model,
     if (n == 0) {
       // Clause SequenceEmpty.summary.
       auto* node = add_node(nodes, "SequenceEmpty", {}, in.name());
-      model::add_int_attribute(*node, "dtype", elem);
+      *node->add_attribute() = model::int_attribute("dtype", elem);
       continue;
     }
     std::vector<std::string> parts;
@@ -334,7 +335,8 @@ onnx::ModelProto lift_sequences(const onnx::ModelProto& model,
         onnx::TensorProto position;
         position.set_data_type(onnx::TensorProto::INT64);
         position.add_int64_data(static_cast<int64_t>(i));
-        model::add_tensor_attribute(*add_node(nodes, "Constant", {}, pos), "value", position);
+        *add_node(nodes, "Constant", {}, pos)->add_attribute() =
+            model::tensor_attribute("value", position);
         const std::string item = lifted_name(out.name(), "at", i);
         // Clause SequenceAt.summary.
         add_node(nodes, "SequenceAt", {out.name(), pos}, item);

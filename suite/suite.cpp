@@ -33,7 +33,7 @@ nlohmann::json options_json(const SuiteOptions& o, const std::string& runtime, b
                       {"corpus", o.corpus.string()},
                       {"onnx_testdata", o.onnx_testdata.string()}};
   if (o.timeout_ms > 0) j["timeout_ms"] = o.timeout_ms;
-  if (o.max_tensor_bytes > 0) j["max_tensor_bytes"] = o.max_tensor_bytes;
+  if (o.run.max_tensor_bytes > 0) j["max_tensor_bytes"] = o.run.max_tensor_bytes;
   if (o.embedded) j["embedded"] = true;
   if (o.onnx_all_ops) j["onnx_all_ops"] = true;
   if (!o.shard.empty()) j["shard"] = o.shard;
@@ -60,7 +60,6 @@ SuiteResult run_suite(const RuntimeFactory& make_runtime, const SuiteOptions& op
     expectations = reports::Expectations::load(options.expectations);
   std::optional<Shard> shard;
   if (!options.shard.empty()) shard = parse_shard(options.shard);
-  if (options.max_tensor_bytes > 0) Limits::set_max_tensor_bytes(options.max_tensor_bytes);
 
   // One runtime per worker thread: a runtime object is never shared between threads.
   const int jobs = std::max(1, options.jobs);
@@ -72,6 +71,7 @@ SuiteResult run_suite(const RuntimeFactory& make_runtime, const SuiteOptions& op
     if (!rt) throw Error(ErrorCode::invalid_argument, "the runtime factory gave null");
     IsolationOptions io;
     if (options.timeout_ms > 0) io.timeout_ms = options.timeout_ms;
+    if (options.run.max_tensor_bytes > 0) io.max_tensor_bytes = options.run.max_tensor_bytes;
     rt = isolate_unless_told(std::move(rt), options.isolate, io);
     isolated = rt->out_of_process();
     workers.push_back(rt.get());
@@ -215,7 +215,7 @@ void add_suite_options(CLI::App& app, SuiteOptions& o) {
                  "Time limit per isolated prepare and run, and per process-runtime answer "
                  "(default 60000)")
       ->check(CLI::Range(0, 86400000));
-  app.add_option("--max-tensor-bytes", o.max_tensor_bytes,
+  app.add_option("--max-tensor-bytes", o.run.max_tensor_bytes,
                  "Largest tensor read or computed, in bytes (default 1 GiB); larger is "
                  "limit_exceeded");
   app.add_option("--expectations", o.expectations,

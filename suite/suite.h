@@ -38,9 +38,9 @@ struct SuiteOptions {
   std::vector<std::string> filters;                      // case id globs; empty: every case
   // onnx-backend: also every model whose ops the reference all implements (--onnx-all-ops).
   bool onnx_all_ops = false;
-  std::string shard;                                             // "I/N"; empty: every case
-  RunOptions run;                                                // strict, static checks
-  std::filesystem::path expectations;                            // known departures; empty: none
+  std::string shard;                   // "I/N"; empty: every case
+  RunOptions run;                      // strict, static checks, max_tensor_bytes
+  std::filesystem::path expectations;  // known departures; empty: none
   std::filesystem::path json_report, junit_report, html_report;  // empty: not written
   int jobs = 1;  // worker threads, one runtime each (from the factory)
   // Prepare and run in a forked worker process (runtimes/isolated.h): a crash or a hang of the
@@ -48,8 +48,7 @@ struct SuiteOptions {
   // runtime is the reference (Runtime::isolated_by_default); false (--in-process) is faster
   // and unsafe with a runtime that aborts.
   std::optional<bool> isolate;
-  int timeout_ms = 0;           // per isolated prepare and run; 0: 60 s
-  size_t max_tensor_bytes = 0;  // largest tensor read or computed; 0: the default (1 GiB)
+  int timeout_ms = 0;  // per isolated prepare and run; 0: 60 s
   // SIGINT / SIGTERM finish the cases in flight, then the reports are written with
   // complete: false (suite_main and `seqconf run` turn this on).
   bool stop_on_signals = false;

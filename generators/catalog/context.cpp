@@ -125,14 +125,14 @@ void add_operands(onnx::GraphProto& g, const CatalogCase& c) {
       add_initializer(g, in.name, in.value.tensor());
     } else if (in.value.is_tensor() && c.context == "constant_nodes") {
       onnx::NodeProto n = model::node("Constant", {}, {in.name});
-      model::add_tensor_attribute(n, "value",
-                                  tensor_to_proto(in.value.tensor(), TensorEncoding::raw_data));
+      *n.add_attribute() = model::tensor_attribute(
+          "value", tensor_to_proto(in.value.tensor(), TensorEncoding::raw_data));
       *g.add_node() = std::move(n);
     } else if (in.value.is_sequence() && c.context == "all_constant") {
       const Sequence& s = in.value.sequence();
       if (s.size() == 0) {
         onnx::NodeProto n = model::node("SequenceEmpty", {}, {in.name});
-        model::add_int_attribute(n, "dtype", static_cast<int64_t>(s.elem_type()));
+        *n.add_attribute() = model::int_attribute("dtype", static_cast<int64_t>(s.elem_type()));
         *g.add_node() = std::move(n);
       } else {
         std::vector<std::string> names;
@@ -162,7 +162,7 @@ void add_if(onnx::GraphProto& g, const CatalogCase& c) {
       *b.add_output() = model::value_info(outs[c.output_names[i]], node_output_type(c, i));
     }
     *b.add_node() = renamed(c.node, {}, outs);
-    model::add_graph_attribute(n, branch + "_branch", std::move(b));
+    *n.add_attribute() = model::graph_attribute(branch + "_branch", std::move(b));
   }
   *g.add_node() = std::move(n);
 }
@@ -193,7 +193,8 @@ void add_loop(onnx::GraphProto& g, const CatalogCase& c) {
       if (!is_sequence_type(c.output_types[i])) continue;
       const std::string initial = "ctx_initial_" + std::to_string(i);
       onnx::NodeProto e = model::node("SequenceEmpty", {}, {initial});
-      model::add_int_attribute(e, "dtype", static_cast<int64_t>(sequence_elem(c.output_types[i])));
+      *e.add_attribute() =
+          model::int_attribute("dtype", static_cast<int64_t>(sequence_elem(c.output_types[i])));
       *g.add_node() = std::move(e);
       loop_inputs.push_back(initial);
       *body.add_input() = model::value_info("ctx_state_" + std::to_string(i), c.output_types[i]);
@@ -212,7 +213,7 @@ void add_loop(onnx::GraphProto& g, const CatalogCase& c) {
     if (is_sequence_type(c.output_types[i])) loop.add_output(c.output_names[i]);
   for (size_t i = 0; i < c.output_names.size(); ++i)
     if (!is_sequence_type(c.output_types[i])) loop.add_output(c.output_names[i]);
-  model::add_graph_attribute(loop, "body", std::move(body));
+  *loop.add_attribute() = model::graph_attribute("body", std::move(body));
   *g.add_node() = std::move(loop);
 }
 
@@ -236,7 +237,7 @@ void add_sequence_map(onnx::GraphProto& g, const CatalogCase& c) {
   *body.add_output() = model::value_info(outs.begin()->second, c.output_types[0]);
   *body.add_node() = renamed(c.node, ins, outs);
   onnx::NodeProto m = model::node("SequenceMap", map_inputs, c.output_names);
-  model::add_graph_attribute(m, "body", std::move(body));
+  *m.add_attribute() = model::graph_attribute("body", std::move(body));
   *g.add_node() = std::move(m);
 }
 

@@ -214,18 +214,19 @@ void add_chain(onnx::GraphProto& g, const std::string& op, const std::string& in
                const std::string& out, DataType dtype) {
   auto constant = [&](const std::string& name, const Tensor& value) {
     onnx::NodeProto n = model::node("Constant", {}, {name});
-    model::add_tensor_attribute(n, "value", tensor_to_proto(value, TensorEncoding::raw_data));
+    *n.add_attribute() =
+        model::tensor_attribute("value", tensor_to_proto(value, TensorEncoding::raw_data));
     *g.add_node() = std::move(n);
   };
   constant(out + "_shape", Tensor::from_values<DataType::int64>({1}, {-1}));
   *g.add_node() = model::node("Reshape", {in, out + "_shape"}, {out + "_flat"});
   if (op == "CastConcat") {
     onnx::NodeProto cast = model::node("Cast", {out + "_flat"}, {out + "_float"});
-    model::add_int_attribute(cast, "to", static_cast<int64_t>(DataType::float32));
+    *cast.add_attribute() = model::int_attribute("to", static_cast<int64_t>(DataType::float32));
     *g.add_node() = std::move(cast);
     constant(out + "_appended", kAppended);
     onnx::NodeProto concat = model::node("Concat", {out + "_float", out + "_appended"}, {out});
-    model::add_int_attribute(concat, "axis", 0);
+    *concat.add_attribute() = model::int_attribute("axis", 0);
     *g.add_node() = std::move(concat);
   } else if (op == "GatherFirst") {
     constant(out + "_index", Tensor::from_values<DataType::int64>({}, {0}));
@@ -304,13 +305,13 @@ CatalogCase map_case(const Config& config) {
     const std::string output = "y" + std::to_string(j);
     if (op == "Constant") {
       onnx::NodeProto n = model::node("Constant", {}, {output});
-      model::add_tensor_attribute(
-          n, "value", tensor_to_proto(materialize(dtype, kConstant), TensorEncoding::raw_data));
+      *n.add_attribute() = model::tensor_attribute(
+          "value", tensor_to_proto(materialize(dtype, kConstant), TensorEncoding::raw_data));
       *g.add_node() = std::move(n);
     } else if (op == "AddFolded") {
       onnx::NodeProto n = model::node("Constant", {}, {"c"});
-      model::add_tensor_attribute(n, "value",
-                                  tensor_to_proto(addend(dtype), TensorEncoding::raw_data));
+      *n.add_attribute() = model::tensor_attribute(
+          "value", tensor_to_proto(addend(dtype), TensorEncoding::raw_data));
       *g.add_node() = std::move(n);
       *g.add_node() = model::node("Add", {"c", "c"}, {"c_twice"});
       *g.add_node() = model::node("Add", {input, "c_twice"}, {output});
@@ -328,7 +329,7 @@ CatalogCase map_case(const Config& config) {
     c.output_types.push_back(sequence_type(out_types[j]));
   }
   c.node = model::node(kOp, node_inputs, c.output_names);
-  model::add_graph_attribute(c.node, "body", std::move(g));
+  *c.node.add_attribute() = model::graph_attribute("body", std::move(g));
 
   if (!same) {
     c.error = ErrorCode::sequence_length_mismatch;

@@ -229,8 +229,8 @@ CatalogCase split_case(const Config& k) {
     node_inputs.push_back("split");
   }
   c.node = model::node(kOp, node_inputs, {"output_sequence"});
-  if (k.axis) model::add_int_attribute(c.node, "axis", *k.axis);
-  if (k.keepdims) model::add_int_attribute(c.node, "keepdims", *k.keepdims);
+  if (k.axis) *c.node.add_attribute() = model::int_attribute("axis", *k.axis);
+  if (k.keepdims) *c.node.add_attribute() = model::int_attribute("keepdims", *k.keepdims);
   c.output_names = {"output_sequence"};
   c.output_types = {sequence_type(dtype)};
   if (!k.error) {

@@ -336,7 +336,7 @@ size_t value_work(const Value& v) {
 template <class Where>
 void charge_work(Context& ctx, size_t amount, const Where& where) {
   // 16 x max_tensor_bytes, and at least 1 MiB (4096 node runs) however small that limit.
-  const size_t max = std::max(Limits::max_tensor_bytes(), size_t{1} << 16);
+  const size_t max = std::max(ctx.max_tensor_bytes, size_t{1} << 16);
   const size_t budget = ctx.work_budget       ? ctx.work_budget
                         : max > SIZE_MAX / 16 ? SIZE_MAX
                                               : max * 16;
@@ -457,6 +457,7 @@ std::vector<std::string> InterpretedModel::output_names() const {
 }
 
 std::vector<Value> InterpretedModel::run(const std::vector<Value>& inputs, Context& ctx) const {
+  const TensorLimit limit(ctx.max_tensor_bytes);
   const auto& graph = model_->graph();
   if (inputs.size() != input_names_.size())
     throw Error(ErrorCode::missing_input, "the model has " + std::to_string(input_names_.size()) +
@@ -516,10 +517,10 @@ bool read_bool_scalar(const Tensor& t, const std::string& what) {
 std::vector<Value> values_of(std::vector<Value> v) { return v; }
 
 // Every Loop iteration and SequenceMap sample counts against one budget per evaluation, as
-// large as the number of tensor handles Limits::max_tensor_bytes() holds (2^24 for 1 GiB):
+// large as the number of tensor handles Context::max_tensor_bytes holds (2^24 for 1 GiB):
 // nested loops cannot multiply into an unbounded run.
 void count_body_run(const KernelCall& c) {
-  const size_t budget = Limits::max_tensor_bytes() / sizeof(Tensor);
+  const size_t budget = c.ctx.max_tensor_bytes / sizeof(Tensor);
   if (++c.ctx.body_runs > budget)
     throw Error(ErrorCode::limit_exceeded,
                 c.label() + ": more than " + std::to_string(budget) +

@@ -23,12 +23,12 @@ std::string values_to_string(const std::vector<int64_t>& v) {
 
 // A tensor without elements can have an axis of any length: the number of chunks is bounded
 // like a tensor's size (each chunk is a tensor handle in the output sequence).
-void check_chunk_count(int64_t chunks, int64_t d) {
-  if (static_cast<uint64_t>(chunks) > Limits::max_tensor_bytes() / sizeof(Tensor))
-    throw Error(ErrorCode::limit_exceeded,
-                "SplitToSequence: " + std::to_string(chunks) + " chunks of an axis of length " +
-                    std::to_string(d) + " exceed the limit of " +
-                    std::to_string(Limits::max_tensor_bytes()) + " bytes");
+void check_chunk_count(int64_t chunks, int64_t d, const Context& ctx) {
+  if (static_cast<uint64_t>(chunks) > ctx.max_tensor_bytes / sizeof(Tensor))
+    throw Error(ErrorCode::limit_exceeded, "SplitToSequence: " + std::to_string(chunks) +
+                                               " chunks of an axis of length " + std::to_string(d) +
+                                               " exceed the limit of " +
+                                               std::to_string(ctx.max_tensor_bytes) + " bytes");
 }
 
 // Chunk lengths along the axis of length d, or nullopt when split is absent.
@@ -51,7 +51,7 @@ std::vector<int64_t> chunk_lengths(const Tensor& split, int64_t d, Context& ctx)
       throw Error(ErrorCode::split_zero,
                   "SplitToSequence: scalar split 0 cannot divide an axis of length " +
                       std::to_string(d) + " into chunks (" + kPositive + ")");
-    check_chunk_count(d / s + (d % s != 0), d);
+    check_chunk_count(d / s + (d % s != 0), d, ctx);
     std::vector<int64_t> lengths;
     for (int64_t start = 0; start < d; start += lengths.back())  // never past d: no overflow
       lengths.push_back(std::min(s, d - start));
@@ -171,7 +171,7 @@ Sequence SplitToSequence(const Tensor& input, const std::optional<Tensor>& split
     if (keepdims != 0 && keepdims != 1)
       throw Error(ErrorCode::invalid_argument,
                   "SplitToSequence: keepdims must be 0 or 1, got " + std::to_string(keepdims));
-    check_chunk_count(d, d);
+    check_chunk_count(d, d, ctx);
     Shape squeezed = input.shape();
     squeezed.erase(squeezed.begin() + static_cast<std::ptrdiff_t>(a));
     parts = chunks_along(input, a, std::vector<int64_t>(static_cast<size_t>(d), 1));

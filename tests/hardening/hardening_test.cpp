@@ -6,7 +6,9 @@
 
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <limits>
+#include <thread>
 
 #include "cases/case.h"
 #include "harness/runner.h"
@@ -20,18 +22,6 @@ namespace seqconf {
 namespace {
 
 namespace fs = std::filesystem;
-
-// Sets Limits::max_tensor_bytes for one test.
-class LimitGuard {
- public:
-  explicit LimitGuard(size_t n) : old_(Limits::max_tensor_bytes()) {
-    Limits::set_max_tensor_bytes(n);
-  }
-  ~LimitGuard() { Limits::set_max_tensor_bytes(old_); }
-
- private:
-  size_t old_;
-};
 
 template <class F>
 ErrorCode code_of(F&& f) {
@@ -187,7 +177,7 @@ ErrorCode run_loop_model(bool nested, int64_t trip_count) {
 }
 
 TEST(HardeningLimits, LoopIterationsAreBoundedPerEvaluation) {
-  LimitGuard limit(1000 * sizeof(Tensor));  // a budget of 1000 subgraph runs
+  const TensorLimit limit(1000 * sizeof(Tensor));  // a budget of 1000 subgraph runs
   // Control: 20 outer iterations of 20 inner ones (420 runs) fit; the loops pass v through.
   {
     Context ctx;
@@ -231,7 +221,7 @@ TEST(HardeningLimits, DefaultWorkBudgetFollowsMaxTensorBytes) {
   // 16 x max_tensor_bytes: 16 x 64 KiB = 1 MiB. With v of 1024 floats each iteration costs
   // more than 8 KiB, so 50 iterations fit and 200 do not (both below the subgraph-run budget
   // of 64 KiB / sizeof(Tensor)).
-  LimitGuard limit(64 << 10);
+  const TensorLimit limit(64 << 10);
   ASSERT_GT((64u << 10) / sizeof(Tensor), 200u);
   auto run = [](int64_t trips) {
     Context ctx;
@@ -286,15 +276,59 @@ TEST(HardeningSlice, ExtremeStepsSelectOneElement) {
   EXPECT_EQ(down.int_at(0), 4);
 }
 
+TEST(HardeningLimits, TheLimitBelongsToTheThreadThatInstalledIt) {
+  // Two runs in one process with different limits: a limit installed on one thread leaves
+  // another thread's at the default, and ends with its scope.
+  onnx::TensorProto p;
+  p.set_data_type(1);
+  p.add_dims(2);
+  p.add_float_data(1);
+  p.add_float_data(2);  // 8 bytes
+  std::promise<void> installed, checked;
+  std::thread small([&] {
+    const TensorLimit limit(7);
+    installed.set_value();
+    checked.get_future().wait();
+    EXPECT_EQ(max_tensor_bytes(), 7u);
+    EXPECT_EQ(code_of([&] { tensor_from_proto(p); }), ErrorCode::limit_exceeded);
+  });
+  installed.get_future().wait();
+  EXPECT_EQ(max_tensor_bytes(), kDefaultMaxTensorBytes);
+  EXPECT_EQ(tensor_from_proto(p).element_count(), 2u);
+  checked.set_value();
+  small.join();
+  {
+    const TensorLimit limit(7);
+    EXPECT_EQ(Context().max_tensor_bytes, 7u);  // a Context takes its thread's limit
+  }
+  EXPECT_EQ(max_tensor_bytes(), kDefaultMaxTensorBytes);
+  EXPECT_EQ(Context().max_tensor_bytes, kDefaultMaxTensorBytes);
+}
+
+TEST(HardeningLimits, TheInterpreterRunsUnderTheLimitOfItsContext) {
+  // Loop of 1000 iterations passing v through: within the default, past a Context limit of
+  // 100 tensor handles (the subgraph-run budget), whatever the thread's limit.
+  auto run = [](size_t limit) {
+    Context ctx;
+    ctx.max_tensor_bytes = limit;
+    interp::run_model(loop_model(false),
+                      {Tensor::from_values<DataType::int64>({}, {1000}),
+                       Tensor::from_values<DataType::float32>({}, {1.0f})},
+                      ctx);
+  };
+  EXPECT_NO_THROW(run(kDefaultMaxTensorBytes));
+  EXPECT_EQ(code_of([&] { run(100 * sizeof(Tensor)); }), ErrorCode::limit_exceeded);
+}
+
 TEST(HardeningLimits, MaxTensorBytesIsCheckedWhenDecoding) {
-  LimitGuard limit(7);
+  const TensorLimit limit(7);
   onnx::TensorProto p;
   p.set_data_type(1);
   p.add_dims(2);
   p.add_float_data(1);
   p.add_float_data(2);  // 8 bytes
   EXPECT_EQ(code_of([&] { tensor_from_proto(p); }), ErrorCode::limit_exceeded);
-  Limits::set_max_tensor_bytes(8);
+  const TensorLimit at(8);
   EXPECT_EQ(tensor_from_proto(p).element_count(), 2u);
 }
 

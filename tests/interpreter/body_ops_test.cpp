@@ -522,11 +522,8 @@ TEST(BodyOpsInInterpreter, CastChecksItsToAttributeAgainstT2) {
 // attribute naming it; T2 excludes strings ("Casting to strings and complex are not supported.").
 TEST(BodyOpsInInterpreter, Cast1NamesItsTargetType) {
   auto m = [](const std::string& to, DataType out) {
-    onnx::AttributeProto a;
-    a.set_name("to");
-    a.set_type(onnx::AttributeProto::STRING);
-    a.set_s(to);
-    return one_node(1, "Cast", {{"x", tensor_type(F)}}, {{"y", tensor_type(out)}}, {a});
+    return one_node(1, "Cast", {{"x", tensor_type(F)}}, {{"y", tensor_type(out)}},
+                    {model::string_attribute("to", to)});
   };
   EXPECT_IDENTICAL(run(m("INT32", DataType::int32), {f32({2}, {-3.5f, 4.25f})})[0].tensor(),
                    tv<DataType::int32>({2}, {-3, 4}));

@@ -16,7 +16,7 @@
 namespace seqconf::testing {
 namespace {
 
-enum class Behaviour { echo, segfault, abort_, hang, exit_early, crash_in_prepare };
+enum class Behaviour { echo, segfault, abort_, hang, exit_early, crash_in_prepare, tell_limit };
 
 // A runtime for tests only: returns its inputs as outputs, or misbehaves as told.
 class TestRuntime : public Runtime {
@@ -47,6 +47,13 @@ class TestRuntime : public Runtime {
           break;
         case Behaviour::exit_early:
           ::_exit(3);
+        case Behaviour::tell_limit: {  // the size limit in force where the model runs
+          RunResult r;
+          r.ok = true;
+          r.outputs = {
+              Tensor::from_values<DataType::int64>({}, {static_cast<int64_t>(max_tensor_bytes())})};
+          return r;
+        }
         default:
           break;
       }
@@ -73,6 +80,24 @@ RunResult run_isolated(Behaviour b, const std::vector<Value>& inputs, int timeou
     return {false, {}, error, {}};
   }
   return model->run(inputs);
+}
+
+TEST(Isolated, TheWorkerRunsUnderTheSizeLimitOfItsOptions) {
+  // The worker is forked from a thread of its own: the limit reaches it through
+  // IsolationOptions, not through the limit of the thread that asks.
+  const TensorLimit asker(100);
+  for (const size_t limit : {size_t{4096}, kDefaultMaxTensorBytes}) {
+    IsolationOptions options;
+    options.max_tensor_bytes = limit;
+    auto rt = make_isolated_runtime(std::make_shared<TestRuntime>(Behaviour::tell_limit), options);
+    RunError error;
+    auto model = rt->prepare({}, onnx::ModelProto(), &error);
+    ASSERT_TRUE(model) << error.message;
+    const RunResult r = model->run({});
+    ASSERT_TRUE(r.ok) << r.error.message;
+    ASSERT_EQ(r.outputs.size(), 1u);
+    EXPECT_EQ(r.outputs[0].tensor().int_at(0), static_cast<int64_t>(limit));
+  }
 }
 
 TEST(Isolated, ValuesComeBackUnchanged) {

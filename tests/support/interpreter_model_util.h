@@ -26,11 +26,7 @@ inline onnx::AttributeProto graph_attr(const std::string& name, const onnx::Grap
   return model::graph_attribute(name, g);
 }
 inline onnx::AttributeProto ints_attr(const std::string& name, const std::vector<int64_t>& v) {
-  onnx::AttributeProto a;
-  a.set_name(name);
-  a.set_type(onnx::AttributeProto::INTS);
-  for (int64_t x : v) a.add_ints(x);
-  return a;
+  return model::ints_attribute(name, v);
 }
 inline onnx::AttributeProto tensor_attr(const std::string& name, const Tensor& t) {
   return model::tensor_attribute(name, tensor_to_proto(t, TensorEncoding::typed_fields));
