@@ -100,6 +100,13 @@ const char* split_form(const Step& s) {
   return s.split->rank() == 1 ? "list" : "other";
 }
 
+// Dimensions as a case ID spells them: "2", "1x1".
+std::string dims_label(const Shape& shape) {
+  std::string s;
+  for (size_t i = 0; i < shape.size(); ++i) s += (i ? "x" : "") + std::to_string(shape[i]);
+  return s;
+}
+
 // ID components that tell findings of one op apart (expectation globs match on them).
 std::vector<std::pair<std::string, std::string>> features(const Step* s) {
   std::vector<std::pair<std::string, std::string>> f;
@@ -110,6 +117,9 @@ std::vector<std::pair<std::string, std::string>> features(const Step* s) {
     case StepKind::at:
       f.emplace_back("position",
                      s->position ? std::string(dtype_name(s->position->dtype())) : "absent");
+      // A position that is not a scalar (clause position.scalar) names its shape.
+      if (s->position && s->position->rank() > 0)
+        f.emplace_back("pshape", dims_label(s->position->shape()));
       break;
     case StepKind::split:
       f.emplace_back("split", split_form(*s));
@@ -464,6 +474,7 @@ FuzzResult run_campaign(Runtime& runtime, const FuzzOptions& options) {
         break;
     }
     ++result.disagreements;
+    const double found_after_s = elapsed();
     const std::string pre_signature = e.kind + "|" + e.op + "|" + std::string(dtype_name(p.elem)) +
                                       "|" + placement_name(p.tensors_as);
     if (auto it = by_signature.find(pre_signature); it != by_signature.end()) {
@@ -507,6 +518,7 @@ FuzzResult run_campaign(Runtime& runtime, const FuzzOptions& options) {
     f.nodes = b.node_count;
     f.occurrences = 1;
     f.first_iteration = i;
+    f.found_after_s = found_after_s;
     std::string bytes = b.model.SerializeAsString();
     for (const Value& v : b.inputs) bytes += value_to_bytes(v, TensorEncoding::raw_data);
     char hash[17];
@@ -562,8 +574,14 @@ FuzzResult run_campaign(Runtime& runtime, const FuzzOptions& options) {
         if (evaluations[k].kind == "crash" || evaluations[k].kind == "timeout")
           evaluations[k] = evaluate(programs[k], reference, runtime);
     }
-    for (size_t k = 0; k < n; ++k) consider(first + k, shrinkables[k], programs[k], evaluations[k]);
+    for (size_t k = 0; k < n; ++k) {
+      consider(first + k, shrinkables[k], programs[k], evaluations[k]);
+      if (options.stop_after_findings > 0 && result.findings.size() >= options.stop_after_findings)
+        break;
+    }
     first += n;
+    if (options.stop_after_findings > 0 && result.findings.size() >= options.stop_after_findings)
+      break;
   }
   result.seconds = elapsed();
   return result;

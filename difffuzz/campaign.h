@@ -59,6 +59,8 @@ struct FuzzOptions {
   // order, so the result does not depend on jobs.
   size_t jobs = 1;
   std::function<std::unique_ptr<Runtime>()> make_runtime;  // needed when jobs > 1
+  // Stop once this many findings are made (seqconf selftest: the time to the first); 0: never.
+  size_t stop_after_findings = 0;
 };
 
 struct FuzzFinding {
@@ -72,6 +74,7 @@ struct FuzzFinding {
   size_t nodes = 0;         // top-level nodes of the shrunk program
   size_t occurrences = 0;   // programs whose disagreement had this signature
   size_t first_iteration = 0;
+  double found_after_s = 0;  // from the campaign's start to the program that found it
   CaseJson case_json;
 };
 

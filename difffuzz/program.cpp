@@ -217,8 +217,9 @@ namespace {
 using gens::uniform;
 
 // Most positions are valid for the length the chain has at that point (as far as the
-// generator can tell); the rest are out of range on purpose: clauses position.range ([-n, n]
-// for insert) and position.out_of_bounds.
+// generator can tell); the rest are out of range on purpose (clauses position.range, [-n, n]
+// for insert, and position.out_of_bounds) or, one in four of those, a valid value in a tensor
+// that is not a scalar (clause position.scalar).
 // may_be_invalid false: always a valid position (the caller makes sure one exists).
 std::optional<Tensor> gen_position(size_t len, bool accept_n, bool may_be_absent,
                                    bool may_be_invalid, bool* valid) {
@@ -228,6 +229,8 @@ std::optional<Tensor> gen_position(size_t len, bool accept_n, bool may_be_absent
   }
   *valid = !may_be_invalid || *rc::gen::weightedElement<bool>({{5, true}, {1, false}});
   if (*valid && !accept_n && len == 0) *valid = false;
+  if (!*valid && (accept_n || len > 0) && *rc::gen::weightedElement<bool>({{1, true}, {3, false}}))
+    return (*gens::non_scalar_position(len, accept_n)).tensor;
   const auto pos =
       *valid ? *gens::valid_position(len, accept_n) : *gens::invalid_position(len, accept_n);
   return pos.tensor;

@@ -53,4 +53,15 @@ inline rc::Gen<PositionInput> invalid_position(size_t n, bool accept_n) {
   return rc::gen::mapcat(value, position_tensor);
 }
 
+// A valid value in a position that is not a scalar: shape [2] (the value twice) or [1, 1]
+// (clause position.scalar: "It must be a scalar(tensor of empty shape)."). Shape [1] is left out:
+// the suite reads it leniently (ambiguity position_shape_1).
+inline rc::Gen<PositionInput> non_scalar_position(size_t n, bool accept_n) {
+  return rc::gen::mapcat(valid_position(n, accept_n), [](const PositionInput& p) {
+    const int64_t v = p.value;
+    return rc::gen::element(PositionInput{v, Tensor::from_values<DataType::int64>({2}, {v, v})},
+                            PositionInput{v, Tensor::from_values<DataType::int64>({1, 1}, {v})});
+  });
+}
+
 }  // namespace seqconf::gens

@@ -2,12 +2,17 @@
 // every such place an evaluation passed through.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "reference/limits.h"
 
 namespace seqconf {
+
+namespace interp {
+struct KernelOverride;  // reference/interpreter/interpreter.h
+}
 
 // lenient: accept what ONNX's own fixtures and major runtimes accept where the spec is
 // ambiguous (recording an Ambiguity each time); strict: reject it with the strict error code.
@@ -41,6 +46,9 @@ struct Context {
   // default the limit in force on the thread that made the Context (reference/limits.h). The
   // interpreter installs it on its thread for the evaluation.
   size_t max_tensor_bytes = seqconf::max_tensor_bytes();
+  // Replaces the reference's kernel of some nodes: set only by a seeded-defect runtime
+  // (runtimes/seeded/), which is the reference with one deliberate defect. Empty: the reference.
+  std::shared_ptr<const interp::KernelOverride> kernel_override;
 
   void note(Ambiguity a) {
     for (const auto& x : ambiguities)

@@ -13,13 +13,15 @@ namespace {
 
 class ReferencePrepared : public PreparedModel {
  public:
-  ReferencePrepared(interp::InterpretedModel model, Policy policy)
-      : model_(std::move(model)), policy_(policy) {}
+  ReferencePrepared(interp::InterpretedModel model, Policy policy,
+                    std::shared_ptr<const interp::KernelOverride> kernel)
+      : model_(std::move(model)), policy_(policy), kernel_(std::move(kernel)) {}
 
   RunResult run(const std::vector<Value>& inputs) override {
     RunResult r;
     Context ctx;
     ctx.policy = policy_;
+    ctx.kernel_override = kernel_;
     try {
       r.outputs = model_.run(inputs, ctx);
       r.ok = true;
@@ -36,6 +38,7 @@ class ReferencePrepared : public PreparedModel {
  private:
   interp::InterpretedModel model_;
   Policy policy_;
+  std::shared_ptr<const interp::KernelOverride> kernel_;
 };
 
 }  // namespace
@@ -55,7 +58,8 @@ std::unique_ptr<PreparedModel> ReferenceRuntime::prepare(const std::filesystem::
                                                          const onnx::ModelProto& model,
                                                          RunError* error) {
   try {
-    return std::make_unique<ReferencePrepared>(interp::InterpretedModel::prepare(model), policy_);
+    return std::make_unique<ReferencePrepared>(interp::InterpretedModel::prepare(model), policy_,
+                                               kernel_);
   } catch (const Error& e) {
     if (error) *error = run_error_from(e);
   } catch (const std::exception& e) {

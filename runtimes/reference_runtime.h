@@ -10,7 +10,11 @@ namespace seqconf {
 
 class ReferenceRuntime : public Runtime {
  public:
-  explicit ReferenceRuntime(Policy policy = Policy::lenient) : policy_(policy) {}
+  // kernel: replaces the kernel of some nodes in every evaluation (Context::kernel_override);
+  // only a seeded-defect runtime (runtimes/seeded/) gives one.
+  explicit ReferenceRuntime(Policy policy = Policy::lenient,
+                            std::shared_ptr<const interp::KernelOverride> kernel = nullptr)
+      : policy_(policy), kernel_(std::move(kernel)) {}
   std::string name() const override { return "reference"; }
   std::string version() const override;  // the project version
   std::string location() const override {
@@ -25,6 +29,7 @@ class ReferenceRuntime : public Runtime {
 
  private:
   Policy policy_;
+  std::shared_ptr<const interp::KernelOverride> kernel_;
 };
 
 // The RunError a reference Error maps to (kind from the code, code name kept).

@@ -5,11 +5,13 @@
 #include "runtimes/onnxruntime.h"
 #include "runtimes/process.h"
 #include "runtimes/reference_runtime.h"
+#include "runtimes/seeded/seeded.h"
 
 namespace seqconf {
 
 std::vector<std::string> known_runtimes() {
-  return {"reference", "onnxruntime[=LIBRARY]", "onnxruntime-web", "process=COMMAND"};
+  return {"reference", "onnxruntime[=LIBRARY]", "onnxruntime-web", "process=COMMAND",
+          "seeded=DEFECT"};
 }
 
 namespace {
@@ -32,6 +34,12 @@ std::unique_ptr<Runtime> make_runtime(const std::string& spec, const RuntimeOpti
       throw Error(ErrorCode::invalid_argument,
                   "runtime 'reference' takes no argument, got '" + arg + "'");
     return isolated(std::make_unique<ReferenceRuntime>(options.policy), options);
+  }
+  if (name == "seeded") {
+    if (arg.empty())
+      throw Error(ErrorCode::invalid_argument,
+                  "runtime 'seeded' needs a defect: seeded=DEFECT (seqconf selftest --list)");
+    return isolated(seeded::make_seeded_runtime(seeded::defect(arg)), options);
   }
   ProcessOptions process;
   if (options.timeout_ms > 0) process.timeout_ms = options.timeout_ms;

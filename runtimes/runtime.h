@@ -17,11 +17,11 @@ namespace seqconf {
 
 struct RunError {
   enum class Kind {
-    not_supported,  // the runtime lacks the op, version or type
-    invalid_input,  // the runtime rejected the model or inputs as invalid
-    internal,       // anything else
-    crash,          // the runtime's process died (isolation only)
-    timeout,        // no answer within the time limit (isolation only)
+    not_supported,   // the runtime lacks the op, version or type
+    invalid_input,   // the runtime rejected the model or inputs as invalid
+    internal,        // anything else
+    crash,           // the runtime's process died (isolation only)
+    timeout,         // no answer within the time limit (isolation only)
     limit_exceeded,  // an output larger than the suite's size limit (--max-tensor-bytes)
   };
   Kind kind = Kind::internal;

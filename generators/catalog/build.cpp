@@ -3,6 +3,7 @@
 // harness/static_checks).
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <memory>
 #include <mutex>
 #include <set>
@@ -58,6 +59,51 @@ storage_t<D> value_of(int k) {
   }
 }
 
+// The edge values: per type, kEdgeKeys values a runtime's own tensor handling is likely to lose
+// (the extremes of integer types, infinities and NaN, strings holding NUL bytes and 4-byte
+// UTF-8), each to come back unchanged from operators that only move tensors.
+template <DataType D>
+storage_t<D> edge_value(int j) {
+  using T = storage_t<D>;
+  if constexpr (D == DataType::string) {
+    static const std::string kStrings[kEdgeKeys] = {std::string("nul\0inside", 10),
+                                                    std::string(1, '\0'), std::string("tail\0", 5),
+                                                    "\xe2\x82\xac\xf0\x9f\x98\x80"};
+    return kStrings[j];
+  } else if constexpr (D == DataType::bool_) {
+    return static_cast<T>(j % 2 == 0);
+  } else if constexpr (is_half_v<T>) {
+    // Infinities, NaN and the largest finite value (float16 65504, bfloat16 0x7f7f).
+    const float largest = D == DataType::float16 ? 65504.0f : 3.38953139e38f;
+    const float v[kEdgeKeys] = {std::numeric_limits<float>::infinity(),
+                                -std::numeric_limits<float>::infinity(),
+                                std::numeric_limits<float>::quiet_NaN(), -largest};
+    return half_from_float<T>(v[j]);
+  } else if constexpr (D == DataType::float32 || D == DataType::float64) {
+    const T v[kEdgeKeys] = {std::numeric_limits<T>::infinity(), -std::numeric_limits<T>::infinity(),
+                            std::numeric_limits<T>::quiet_NaN(), std::numeric_limits<T>::lowest()};
+    return v[j];
+  } else if constexpr (D == DataType::complex64 || D == DataType::complex128) {
+    using R = typename T::value_type;
+    const T v[kEdgeKeys] = {
+        T(std::numeric_limits<R>::infinity(), -std::numeric_limits<R>::infinity()),
+        T(std::numeric_limits<R>::quiet_NaN(), 1),
+        T(std::numeric_limits<R>::max(), std::numeric_limits<R>::lowest()),
+        T(1, std::numeric_limits<R>::quiet_NaN())};
+    return v[j];
+  } else if constexpr (std::is_signed_v<T>) {
+    const T v[kEdgeKeys] = {std::numeric_limits<T>::min(), std::numeric_limits<T>::max(), T(-1),
+                            T(std::numeric_limits<T>::min() + 1)};
+    return v[j];
+  } else {
+    // Unsigned: the largest, the top bit alone (2^63 for uint64: negative if read as signed),
+    // the top bit and 1, zero.
+    const T top = T(T(1) << (8 * sizeof(T) - 1));
+    const T v[kEdgeKeys] = {std::numeric_limits<T>::max(), top, T(top + 1), T(0)};
+    return v[j];
+  }
+}
+
 size_t count_of(const Shape& s) {
   size_t n = 1;
   for (int64_t d : s) n *= static_cast<size_t>(d);
@@ -86,6 +132,13 @@ KeyTensor key_tensor(Shape shape, int first_key) {
   return t;
 }
 
+KeyTensor edge_key_tensor(Shape shape) {
+  KeyTensor t{std::move(shape), {}};
+  const size_t n = count_of(t.shape);
+  for (size_t i = 0; i < n; ++i) t.keys.push_back(kEdgeKey + static_cast<int>(i % kEdgeKeys));
+  return t;
+}
+
 Tensor materialize(DataType dtype, const KeyTensor& t) {
   if (t.keys.size() != count_of(t.shape))
     throw std::logic_error("catalog: key tensor with " + std::to_string(t.keys.size()) +
@@ -94,6 +147,10 @@ Tensor materialize(DataType dtype, const KeyTensor& t) {
     constexpr DataType D = decltype(tag)::value;
     std::vector<storage_t<D>> v;
     for (int k : t.keys) {
+      if (k >= kEdgeKey && k < kEdgeKey + kEdgeKeys) {
+        v.push_back(edge_value<D>(k - kEdgeKey));
+        continue;
+      }
       if (k < 0 || k > kMaxKey) throw std::logic_error("catalog: key out of range");
       v.push_back(value_of<D>(k));
     }

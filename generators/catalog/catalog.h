@@ -44,6 +44,12 @@ struct KeyTensor {
 
 // keys first, first+1, ... for every element of shape.
 KeyTensor key_tensor(Shape shape, int first_key);
+// Keys kEdgeKey .. kEdgeKey + kEdgeKeys - 1 materialize to the edge values of each type (the
+// extremes of integer types, infinities and NaN, strings holding NUL bytes; build.cpp).
+inline constexpr int kEdgeKey = 1000;
+inline constexpr int kEdgeKeys = 4;
+// The edge keys in turn, for every element of shape.
+KeyTensor edge_key_tensor(Shape shape);
 // The typed tensor; distinct keys give distinct values for every type but bool.
 Tensor materialize(DataType dtype, const KeyTensor& t);
 Sequence materialize_sequence(DataType dtype, const std::vector<KeyTensor>& tensors);
@@ -91,7 +97,8 @@ struct CatalogCase {
   // The corpus grew in stages; a group of cases that differ only in their element type samples
   // its graph contexts from the rotation of its stage (the lowest of its cases), so adding a
   // stage leaves the contexts of the earlier ones as they were: 0 the first corpus, 1
-  // SplitToSequence-24 and bfloat16, 2 SequenceMap bodies of Reshape, Cast, Concat, Gather, Less.
+  // SplitToSequence-24 and bfloat16, 2 SequenceMap bodies of Reshape, Cast, Concat, Gather, Less,
+  // 3 edge values (values=edge).
   int stage = 0;
 
   std::string id() const;

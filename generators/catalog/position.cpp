@@ -175,6 +175,21 @@ void add_position_cases(const PositionOperator& op, std::vector<CatalogCase>& ou
   c.error = ErrorCode::element_type_not_allowed;
   c.stage = 1;
   op.keys.add(out, std::move(c));
+
+  // Edge values (values=edge): two tensors of shape [2] holding the four edge values of each type
+  // (infinities, NaN, integer extremes, strings with NUL bytes); position 1 names the second.
+  // The operator only moves tensors, so they must come back unchanged.
+  const std::vector<KeyTensor> halves = {KeyTensor{{2}, {kEdgeKey, kEdgeKey + 1}},
+                                         KeyTensor{{2}, {kEdgeKey + 2, kEdgeKey + 3}}};
+  for (DataType dtype : kAllDataTypes) {
+    CatalogCase e = with_position(op, start(dtype, halves), 2, "1", int_scalar(DataType::int64, 1));
+    e.params.push_back({"values", "edge"});
+    e.params = op.keys.order(std::move(e.params));
+    e.outputs = {op.result(dtype, halves, 1)};
+    e.spec = op.spec_valid;
+    e.stage = 3;
+    op.keys.add(out, std::move(e));
+  }
 }
 
 }  // namespace seqconf::catalog::detail

@@ -1,6 +1,7 @@
 // SequenceAt-11 cases: the position sweep (position.h); a valid position gives the element it
 // names.
 // ID: SequenceAt/position=<class>/ptype=<int64|int32|...>[/pshape=<dims>]/dtype=<T>/n=<length>
+//     [/values=edge]
 #include "generators/catalog/position.h"
 
 namespace seqconf::catalog {
@@ -12,7 +13,7 @@ namespace {
 PositionOperator sequence_at() {
   PositionOperator op;
   op.op = "SequenceAt";
-  op.keys = {"position", "ptype", "pshape", "dtype", "n"};
+  op.keys = {"position", "ptype", "pshape", "dtype", "n", "values"};
   op.spec_valid = spec_passage({"SequenceAt.summary"});
   op.spec_range = spec_passage({"position.range"});
   op.output_is_sequence = false;

@@ -17,7 +17,7 @@ std::vector<KeyTensor> without(std::vector<KeyTensor> v, size_t index) {
 PositionOperator sequence_erase() {
   PositionOperator op;
   op.op = "SequenceErase";
-  op.keys = {"position", "ptype", "pshape", "dtype", "n"};
+  op.keys = {"position", "ptype", "pshape", "dtype", "n", "values"};
   op.spec_valid = spec_passage({"SequenceErase.summary"});
   op.spec_range = spec_passage({"position.range"});
   op.result = [](DataType dtype, const std::vector<KeyTensor>& elements, size_t index) {

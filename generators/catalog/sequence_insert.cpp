@@ -31,7 +31,7 @@ void add_tensor(CatalogCase& c, const Tensor& tensor) {
 PositionOperator sequence_insert() {
   PositionOperator op;
   op.op = kOp;
-  op.keys = {"position", "ptype", "pshape", "tensor_dtype", "tensor", "dtype", "n"};
+  op.keys = {"position", "ptype", "pshape", "tensor_dtype", "tensor", "dtype", "n", "values"};
   op.accepts_n = true;
   op.spec_valid = spec_passage({"SequenceInsert.summary"});
   op.spec_range = spec_passage({"SequenceInsert.position_range"});

@@ -18,7 +18,7 @@ using namespace detail;
 namespace {
 
 const char* const kOp = "SplitToSequence";
-const IdKeys kKeys = {"opset", "split", "stype", "axis", "keepdims", "shape", "dtype"};
+const IdKeys kKeys = {"opset", "split", "stype", "axis", "keepdims", "shape", "dtype", "values"};
 const SpecPassage kKeepdims =
     spec_passage({"SplitToSequence.keepdims", "SplitToSequence.keepdims_default",
                   "SplitToSequence.keepdims_ignored"});
@@ -51,6 +51,7 @@ struct Config {
   std::string ambiguity;
   DataType dtype = DataType::float32;  // the element type of the input
   int opset = 11;                      // 24: SplitToSequence-24
+  bool edge_values = false;            // the input holds the edge values (values=edge)
 };
 
 const std::string kZeroEntries =
@@ -210,6 +211,7 @@ CatalogCase split_case(const Config& k) {
                                {"dtype", type_label(dtype)}};
   if (k.kind != SplitKind::absent) params.push_back({"stype", type_label(k.stype)});
   if (k.opset != 11) params.push_back({"opset", std::to_string(k.opset)});
+  if (k.edge_values) params.push_back({"values", "edge"});
   c.params = kKeys.order(std::move(params));
   c.spec = k.spec;
   c.error = k.error;
@@ -217,7 +219,7 @@ CatalogCase split_case(const Config& k) {
   c.strict_error = k.strict_error;
   if (!k.ambiguity.empty()) c.ambiguity = k.ambiguity;
 
-  const KeyTensor input = key_tensor(k.shape, 1);
+  const KeyTensor input = k.edge_values ? edge_key_tensor(k.shape) : key_tensor(k.shape, 1);
   c.inputs = {{"input", materialize(dtype, input)}};
   std::vector<std::string> node_inputs = {"input"};
   if (k.kind != SplitKind::absent) {
@@ -295,6 +297,16 @@ void add_split_to_sequence_cases(std::vector<CatalogCase>& out) {
   CatalogCase c = split_case(bf16);
   c.stage = 1;
   kKeys.add(out, std::move(c));
+  // Edge values (values=edge): an input of shape [2, 4] holding the four edge values of each
+  // type twice (infinities, NaN, integer extremes, strings with NUL bytes), split along axis 1
+  // into [1, 3]: the chunks must hold them unchanged, wherever they start in the input.
+  Config edge = make({2, 4}, 1, std::nullopt, SplitKind::list, {1, 3}, DataType::int64, kList);
+  edge.edge_values = true;
+  for (const Config& k : Params<Config>({edge}).combine(&Config::dtype, kAllDataTypes)) {
+    CatalogCase e = split_case(k);
+    e.stage = 3;
+    kKeys.add(out, std::move(e));
+  }
 }
 
 }  // namespace seqconf::catalog

@@ -391,7 +391,14 @@ std::vector<Value> GraphProgram::run(const std::vector<Value>& inputs, const Sco
     // value, each type parameter bound to one type.
     TypeBindings bindings;
     check_input_types(*pn.signature, node.name(), in, bindings);
-    std::vector<Value> out = pn.op->fn(call);
+    std::vector<Value> out;
+    std::optional<std::vector<Value>> replaced;
+    if (ctx.kernel_override)
+      replaced = ctx.kernel_override->run(
+          NodeCall{node, pn.since, in, ctx, [&](const Inputs& alt) {
+                     return pn.op->fn(KernelCall{pn, node, pn.since, alt, scope, ctx});
+                   }});
+    out = replaced ? std::move(*replaced) : pn.op->fn(call);
     check_output_types(*pn.signature, node.name(), out, bindings);
     size_t out_work = 0;
     for (const auto& v : out) out_work += value_work(v);

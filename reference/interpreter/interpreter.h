@@ -16,8 +16,10 @@
 // ambiguities met while running are recorded in the Context.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -28,6 +30,22 @@
 #include "reference/value.h"
 
 namespace seqconf::interp {
+
+// A node as a replacement kernel sees it. reference(inputs) runs the reference's own kernel of
+// the node on the given inputs (the node's, or changed ones).
+struct NodeCall {
+  const onnx::NodeProto& node;
+  int64_t since;
+  const std::vector<std::optional<Value>>& inputs;
+  Context& ctx;
+  std::function<std::vector<Value>(const std::vector<std::optional<Value>>&)> reference;
+};
+
+// Context::kernel_override: the node's outputs, or nullopt to run the reference's kernel. The
+// interpreter still checks the types of what it returns.
+struct KernelOverride {
+  std::function<std::optional<std::vector<Value>>(const NodeCall&)> run;
+};
 
 // Highest opset of the default domain the reference knows.
 inline constexpr int64_t kMaxOpset = 24;

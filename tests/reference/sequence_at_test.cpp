@@ -82,7 +82,8 @@ TEST(SequenceAt, PositionOfShapeOneIsAnAmbiguity) {
   ASSERT_EQ(lenient.ambiguities.size(), 1u);
   EXPECT_EQ(lenient.ambiguities[0].id, "position_shape_1");
   EXPECT_EQ(lenient.ambiguities[0].op, "SequenceAt");
-  Context strict{Policy::strict, {}};
+  Context strict;
+  strict.policy = Policy::strict;
   expect_error(ErrorCode::position_not_scalar,
                [&] { ops::SequenceAt(seq, i64_vec({-1}), strict); });
 }

@@ -100,7 +100,8 @@ TEST(SequenceInsert, PositionOfShapeOne) {
   EXPECT_TRUE(out.at(0).identical(x));
   ASSERT_EQ(lenient.ambiguities.size(), 1u);
   EXPECT_EQ(lenient.ambiguities[0].op, "SequenceInsert");
-  Context strict{Policy::strict, {}};
+  Context strict;
+  strict.policy = Policy::strict;
   expect_error(ErrorCode::position_not_scalar,
                [&] { ops::SequenceInsert(seq, x, i64_vec({0}), strict); });
 }

@@ -91,7 +91,8 @@ TEST(SplitToSequence, ZeroEntriesAreAnAmbiguity) {
       {f32({1, 3}, {0, 1, 2}), f32({0, 3}, {}), f32({3, 3}, {3, 4, 5, 6, 7, 8, 9, 10, 11})});
   ASSERT_EQ(lenient.ambiguities.size(), 1u);
   EXPECT_EQ(lenient.ambiguities[0].id, "split_zero_entry");
-  Context strict{Policy::strict, {}};
+  Context strict;
+  strict.policy = Policy::strict;
   expect_error(ErrorCode::split_zero, [&] { split(kX, i64_vec({1, 0, 3}), 0, 1, strict); });
 }
 

@@ -14,7 +14,10 @@ against the one derived from its ID:
   - every other case of the four operators passes, in every dtype of the corpus (numpy holds
     them all; strings as object arrays, bfloat16 widened to float32 by numpy_helper and
     narrowed back by the adapter);
-  - SequenceMap is not in the backend: not_supported (NotImplementedError).
+  - SequenceMap is not in the backend: not_supported (NotImplementedError);
+  - string edge values (values=edge, dtype=string): onnx.numpy_helper.to_array builds a numpy
+    str array, and numpy's fixed-width strings drop trailing NUL characters ("tail\\0" comes
+    back as "tail", "\\0" as ""): fail.
 
   runtime_onnx_backend_python_test.py SEQCONF SOURCE_DIR WORKDIR
 Exits 77 (skipped) when onnx or numpy cannot be imported.
@@ -65,6 +68,8 @@ def expected_status(case_id):
         return "not_supported"
     if p.get("dtype") == "bfloat16" and p.get("opset") != "24":
         return "fail"  # the backend checks no type constraint
+    if p.get("values") == "edge" and p.get("dtype") == "string":
+        return "fail"  # trailing NUL characters dropped by numpy's str arrays
     if op == "SequenceAt" and p.get("position") not in (None, "default"):
         reaches_position = (p.get("ptype") in ("int32", "int64")
                             and p.get("pshape", "1") == "1")  # else rejected before
@@ -107,7 +112,7 @@ for c in cases:
     counts[want] = counts.get(want, 0) + 1
     check(c["status"] == want, "%s: %s, expected %s (%s)" % (c["id"], c["status"], want,
                                                             c["message"][:200]))
-    if want == "fail":
+    if want == "fail" and "values=edge" not in c["id"]:
         # The clause of the departure: the position's, or the type constraint's for bfloat16.
         clause = ("SplitToSequence.input_types" if c["id"].startswith("corpus/SplitToSequence/")
                   else "SequenceMap.sequence_types" if c["id"].startswith("corpus/SequenceMap/")
@@ -116,6 +121,9 @@ for c in cases:
             clause = "position."
         check(any(k.startswith(clause) for k in c["clauses"]),
               "%s: the failure names the clause %s: %s" % (c["id"], clause, c["clauses"]))
+    if want == "fail" and "values=edge" in c["id"]:
+        check(c["reason"] == "value_mismatch",
+              "%s: a value is lost, not the case rejected: %s" % (c["id"], c["message"][:200]))
 print("expected: %s" % ", ".join("%d %s" % (v, k) for k, v in sorted(counts.items())))
 check(counts.get("fail", 0) > 0 and counts.get("pass", 0) > 0, "both sides are exercised")
 if failures:

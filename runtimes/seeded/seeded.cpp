@@ -1,0 +1,78 @@
+#include "runtimes/seeded/seeded.h"
+
+#include "reference/error.h"
+#include "runtimes/reference_runtime.h"
+
+namespace seqconf::seeded {
+
+const std::vector<Defect>& defects() {
+  static const std::vector<Defect> all = [] {
+    std::vector<Defect> v;
+    for (auto part : {sequence_at_defects, sequence_erase_defects, sequence_insert_defects,
+                      sequence_map_defects, split_to_sequence_defects, value_defects})
+      for (Defect& d : part()) v.push_back(std::move(d));
+    return v;
+  }();
+  return all;
+}
+
+const Defect& defect(const std::string& id) {
+  std::string ids;
+  for (const Defect& d : defects()) {
+    if (d.id == id) return d;
+    ids += (ids.empty() ? "" : ", ") + d.id;
+  }
+  throw Error(ErrorCode::invalid_argument,
+              "unknown seeded defect '" + id + "' (known: " + ids + ")");
+}
+
+bool is(const interp::NodeCall& call, const char* op) { return call.node.op_type() == op; }
+
+std::optional<int64_t> first_int(const interp::NodeCall& call, size_t input) {
+  if (input >= call.inputs.size() || !call.inputs[input] || !call.inputs[input]->is_tensor())
+    return std::nullopt;
+  const Tensor& t = call.inputs[input]->tensor();
+  if (t.element_count() == 0 || (t.dtype() != DataType::int64 && t.dtype() != DataType::int32))
+    return std::nullopt;
+  return t.int_at(0);
+}
+
+int64_t int_attribute(const interp::NodeCall& call, const std::string& name, int64_t dflt) {
+  for (const auto& a : call.node.attribute())
+    if (a.name() == name) return a.i();
+  return dflt;
+}
+
+std::vector<std::optional<Value>> with_input(const interp::NodeCall& call, size_t i,
+                                             std::optional<Value> v) {
+  std::vector<std::optional<Value>> in = call.inputs;
+  if (in.size() <= i) in.resize(i + 1);
+  in[i] = std::move(v);
+  return in;
+}
+
+Tensor scalar(int64_t v) { return Tensor::from_values<DataType::int64>({}, {v}); }
+
+namespace {
+
+// The reference, with the defect's kernel in every evaluation's Context.
+class SeededRuntime : public ReferenceRuntime {
+ public:
+  explicit SeededRuntime(const Defect& d)
+      : ReferenceRuntime(Policy::lenient, std::make_shared<interp::KernelOverride>(d.kernel)),
+        defect_(d) {}
+  std::string name() const override { return "seeded=" + defect_.id; }
+  std::string location() const override { return defect_.description; }
+  bool isolated_by_default() const override { return true; }
+
+ private:
+  const Defect& defect_;
+};
+
+}  // namespace
+
+std::unique_ptr<Runtime> make_seeded_runtime(const Defect& defect) {
+  return std::make_unique<SeededRuntime>(defect);
+}
+
+}  // namespace seqconf::seeded

@@ -1,0 +1,63 @@
+"""seqconf selftest end to end: every seeded defect is caught by the committed cases, the report
+names the smallest case for each, and a corpus with a gap (the edge-value cases removed) is
+reported as such, with exit status 1.
+
+    selftest_cli_test.py SEQCONF CORPUS WORK
+"""
+import os
+import shutil
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "support"))
+from cli_check import CliCheck  # noqa: E402
+
+seqconf, corpus, work = sys.argv[1:4]
+t = CliCheck(seqconf, work)
+
+rc, out = t.run("selftest", "--list")
+listed = [line for line in out.splitlines() if "\t" in line]
+t.check(rc == 0 and len(listed) >= 20, f"--list names {len(listed)} defects (at least 20)")
+
+# The whole selftest on the cases, without fuzzing.
+rc, out = t.run("selftest", "--fuzz-seeds", "0", "--jobs", "2", "--report", t.path("all.json"))
+t.check(rc == 0, f"selftest on every case exits 0 (got {rc}): {out[-400:]}")
+r = t.load("all.json")
+t.check(r["kind"] == "seqconf-selftest", "report kind")
+t.check(r["reference"]["failures"] == 0, "the reference passes every case")
+t.check(len(r["defects"]) == len(listed), "one entry per listed defect")
+for d in r["defects"]:
+    t.check(d["caught_by"] > 0 and d["smallest"].startswith(("corpus/", "onnx-backend/")),
+            f"{d['id']} is caught ({d['caught_by']} cases, smallest {d['smallest']})")
+    t.check(d["fuzz"] == [], f"{d['id']}: no fuzzing asked, none run")
+
+# A gap: the corpus without its edge-value cases (values=edge) and ONNX's fixtures left out. The
+# defects only those cases catch (strings cut at NUL, uint64 read as signed) must be reported
+# as caught by no case, and the run must fail.
+cut = t.path("cut")
+os.makedirs(cut)
+kept = 0
+for name in sorted(os.listdir(corpus)):
+    if "values-edge" not in name:
+        shutil.copytree(os.path.join(corpus, name), os.path.join(cut, name),
+                        copy_function=os.link)
+        kept += 1
+rc, out = t.run("selftest", "--source", "corpus", "--corpus", cut, "--fuzz-seeds", "0",
+                "--defects", "value.*", "--report", t.path("cut.json"))
+t.check(rc == 1, f"a corpus with a gap exits 1 (got {rc})")
+t.check("2 caught by no case" in out, "the summary counts the two defects no case catches")
+caught = {d["id"]: d["caught_by"] for d in t.load("cut.json")["defects"]}
+t.check(caught.get("value.string_cut_at_nul") == 0, "NUL strings: caught by no case of the cut")
+t.check(caught.get("value.uint64_read_as_signed") == 0, "uint64: caught by no case of the cut")
+t.check(caught.get("value.empty_tensor_shape_lost", 0) > 0, "empty shapes: still caught")
+
+# Fuzzing: each value defect found with two seeds within the budget.
+rc, out = t.run("selftest", "--source", "corpus", "--corpus", cut, "--defects", "value.*",
+                "--defects", "insert.*", "--fuzz-seeds", "2", "--fuzz-budget", "10",
+                "--report", t.path("fuzz.json"))
+for d in t.load("fuzz.json")["defects"]:
+    t.check(len(d["fuzz"]) == 2 and all(f["found"] for f in d["fuzz"]),
+            f"{d['id']}: found by fuzzing with both seeds ({[f['finding'] for f in d['fuzz']]})")
+
+rc, out = t.run("selftest", "--defects", "no.such.*")
+t.check(rc == 2 and "no seeded defect matches" in out, "an unknown defect glob is a usage error")
+sys.exit(t.finish())
