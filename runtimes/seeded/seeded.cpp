@@ -28,6 +28,14 @@ const Defect& defect(const std::string& id) {
 
 bool is(const interp::NodeCall& call, const char* op) { return call.node.op_type() == op; }
 
+bool is_on_sequence(const interp::NodeCall& call, const char* op) {
+  return is(call, op) && !call.inputs.empty() && call.inputs[0] && call.inputs[0]->is_sequence();
+}
+
+int64_t sequence_length(const interp::NodeCall& call) {
+  return static_cast<int64_t>(call.inputs[0]->sequence().size());
+}
+
 std::optional<int64_t> first_int(const interp::NodeCall& call, size_t input) {
   if (input >= call.inputs.size() || !call.inputs[input] || !call.inputs[input]->is_tensor())
     return std::nullopt;

@@ -44,6 +44,10 @@ std::vector<Defect> value_defects();  // in the values every operator returns
 // Helpers for the defect files.
 // Whether the node is `op`.
 bool is(const interp::NodeCall& call, const char* op);
+// Whether the node is `op` and its first input a sequence (else the reference's errors stand).
+bool is_on_sequence(const interp::NodeCall& call, const char* op);
+// The length of the sequence in the first input; call only when is_on_sequence.
+int64_t sequence_length(const interp::NodeCall& call);
 // The scalar (or first) element of a position or split input as int64, when present.
 std::optional<int64_t> first_int(const interp::NodeCall& call, size_t input);
 // The node's integer attribute, or the default.

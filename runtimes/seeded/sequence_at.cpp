@@ -9,10 +9,8 @@ namespace seqconf::seeded {
 
 namespace {
 
-bool at(const interp::NodeCall& c) { return is(c, "SequenceAt"); }
-int64_t length(const interp::NodeCall& c) {
-  return static_cast<int64_t>(c.inputs[0]->sequence().size());
-}
+bool at(const interp::NodeCall& c) { return is_on_sequence(c, "SequenceAt"); }
+int64_t length(const interp::NodeCall& c) { return sequence_length(c); }
 
 }  // namespace
 
@@ -24,7 +22,7 @@ std::vector<Defect> sequence_at_defects() {
                "scalar",
                "kernels that read the position's data without checking its shape",
                {[](const interp::NodeCall& c) -> std::optional<std::vector<Value>> {
-                 if (!at(c) || !c.inputs[1] || !c.inputs[1]->is_tensor() ||
+                 if (!at(c) || c.inputs.size() < 2 || !c.inputs[1] || !c.inputs[1]->is_tensor() ||
                      c.inputs[1]->tensor().rank() == 0)
                    return std::nullopt;
                  const auto p = first_int(c, 1);
@@ -55,7 +53,7 @@ std::vector<Defect> sequence_at_defects() {
                "an int32 position is rejected as a type error (only int64 is accepted)",
                "runtimes whose schema for SequenceAt constrains I to tensor(int64) only",
                {[](const interp::NodeCall& c) -> std::optional<std::vector<Value>> {
-                 if (!at(c) || !c.inputs[1] || !c.inputs[1]->is_tensor() ||
+                 if (!at(c) || c.inputs.size() < 2 || !c.inputs[1] || !c.inputs[1]->is_tensor() ||
                      c.inputs[1]->tensor().dtype() != DataType::int32)
                    return std::nullopt;
                  throw Error(ErrorCode::position_type,

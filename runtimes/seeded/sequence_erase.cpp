@@ -9,10 +9,8 @@ namespace seqconf::seeded {
 
 namespace {
 
-bool erase(const interp::NodeCall& c) { return is(c, "SequenceErase"); }
-int64_t length(const interp::NodeCall& c) {
-  return static_cast<int64_t>(c.inputs[0]->sequence().size());
-}
+bool erase(const interp::NodeCall& c) { return is_on_sequence(c, "SequenceErase"); }
+int64_t length(const interp::NodeCall& c) { return sequence_length(c); }
 
 }  // namespace
 

@@ -11,10 +11,8 @@ namespace seqconf::seeded {
 
 namespace {
 
-bool insert(const interp::NodeCall& c) { return is(c, "SequenceInsert"); }
-int64_t length(const interp::NodeCall& c) {
-  return static_cast<int64_t>(c.inputs[0]->sequence().size());
-}
+bool insert(const interp::NodeCall& c) { return is_on_sequence(c, "SequenceInsert"); }
+int64_t length(const interp::NodeCall& c) { return sequence_length(c); }
 
 }  // namespace
 

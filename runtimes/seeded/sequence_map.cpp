@@ -13,8 +13,7 @@ std::vector<Defect> sequence_map_defects() {
                "being rejected",
                "kernels that iterate over the first sequence only",
                {[](const interp::NodeCall& c) -> std::optional<std::vector<Value>> {
-                 if (!is(c, "SequenceMap") || !c.inputs[0] || !c.inputs[0]->is_sequence())
-                   return std::nullopt;
+                 if (!is_on_sequence(c, "SequenceMap")) return std::nullopt;
                  const size_t n = c.inputs[0]->sequence().size();
                  std::vector<std::optional<Value>> in = c.inputs;
                  bool cut = false;
@@ -34,8 +33,7 @@ std::vector<Defect> sequence_map_defects() {
                "body's output types",
                "kernels that create the outputs from the first sample's results",
                {[](const interp::NodeCall& c) -> std::optional<std::vector<Value>> {
-                 if (!is(c, "SequenceMap") || !c.inputs[0] || !c.inputs[0]->is_sequence() ||
-                     !c.inputs[0]->sequence().empty())
+                 if (!is_on_sequence(c, "SequenceMap") || sequence_length(c) != 0)
                    return std::nullopt;
                  std::vector<Value> out = c.reference(c.inputs);
                  for (Value& v : out) v = Sequence(DataType::float32);
