@@ -1,13 +1,12 @@
 // Differential fuzzing campaigns (ctest label `fuzz`):
 //  - the reference against itself finds nothing;
-//  - a deliberately broken runtime (the reference with SequenceInsert's negative positions off
-//    by one) is caught, and the finding shrinks to at most 3 nodes;
+//  - a seeded defect (SequenceInsert's negative positions off by one) is caught, and the finding
+//    shrinks to at most 3 nodes;
 //  - the same seed and iteration count give the same findings;
 //  - ONNX Runtime 1.30: every finding is listed in expectations/onnxruntime.json, and the
 //    fixtures written reproduce under the corpus runner.
 #include <gtest/gtest.h>
 
-#include <limits>
 #include <set>
 
 #include <onnx/defs/schema.h>
@@ -19,6 +18,7 @@
 #include "runtimes/isolated.h"
 #include "runtimes/onnxruntime.h"
 #include "runtimes/registry.h"
+#include "runtimes/seeded/seeded.h"
 #include "tests/support/runtime_test_util.h"
 
 namespace seqconf::testing {
@@ -36,57 +36,6 @@ fs::path fresh_dir(const std::string& name) {
   fs::create_directories(dir);
   return dir;
 }
-
-// The reference, except that SequenceInsert reads a negative position one further from the
-// end (-1 acts as -2): the spec says "Negative value means counting positions from the back",
-// so -1 is the position before the last tensor. Positions reach the models of the campaign as
-// graph inputs, so the wrapper shifts the inputs that feed SequenceInsert's position.
-class OffByOneInsert : public Runtime {
- public:
-  OffByOneInsert() : inner_(make_runtime("reference")) {}
-  std::string name() const override { return "off-by-one-insert"; }
-  std::string version() const override { return "test"; }
-  std::unique_ptr<PreparedModel> prepare(const fs::path& path, const onnx::ModelProto& model,
-                                         RunError* error) override {
-    auto prepared = inner_->prepare(path, model, error);
-    if (!prepared) return nullptr;
-    std::set<std::string> positions;
-    for (const auto& n : model.graph().node())
-      if (n.op_type() == "SequenceInsert" && n.input_size() > 2) positions.insert(n.input(2));
-    std::vector<size_t> shifted;
-    for (int i = 0; i < model.graph().input_size(); ++i)
-      if (positions.count(model.graph().input(i).name())) shifted.push_back(static_cast<size_t>(i));
-    return std::make_unique<Prepared>(std::move(prepared), std::move(shifted));
-  }
-
- private:
-  class Prepared : public PreparedModel {
-   public:
-    Prepared(std::unique_ptr<PreparedModel> inner, std::vector<size_t> shifted)
-        : inner_(std::move(inner)), shifted_(std::move(shifted)) {}
-    RunResult run(const std::vector<Value>& inputs) override {
-      std::vector<Value> changed = inputs;
-      for (size_t i : shifted_) {
-        const Tensor& t = changed.at(i).tensor();
-        if (t.element_count() != 1) continue;
-        const int64_t v = t.int_at(0);
-        // The lowest int64 is out of range for every sequence; shifting it would overflow.
-        if (v >= 0 || v == std::numeric_limits<int64_t>::min()) continue;
-        if (t.dtype() == DataType::int32)
-          changed[i] =
-              Tensor::from_values<DataType::int32>(t.shape(), {static_cast<int32_t>(v - 1)});
-        else if (t.dtype() == DataType::int64)
-          changed[i] = Tensor::from_values<DataType::int64>(t.shape(), {v - 1});
-      }
-      return inner_->run(changed);
-    }
-
-   private:
-    std::unique_ptr<PreparedModel> inner_;
-    std::vector<size_t> shifted_;
-  };
-  std::unique_ptr<Runtime> inner_;
-};
 
 // SequenceInsert's description and input descriptions, whitespace runs made single spaces.
 std::string insert_spec_text() {
@@ -134,11 +83,15 @@ TEST(DiffFuzz, ReferenceAgainstItselfFindsNothing) {
 }
 
 TEST(DiffFuzz, BrokenInsertIsFoundAndShrunk) {
-  OffByOneInsert rt;
+  // The seeded defect insert.negative_inserts_after (runtimes/seeded/): a negative position
+  // inserts after the tensor it names, where the spec says "Negative value means counting
+  // positions from the back" and the tensor goes before it.
+  const auto broken = seeded::make_seeded_runtime(seeded::defect("insert.negative_inserts_after"));
+  Runtime& rt = *broken;
   FuzzOptions o;
   o.seed = 11;
   o.iterations = 300;
-  o.runtime_spec = "off-by-one-insert";
+  o.runtime_spec = "seeded=insert.negative_inserts_after";
   o.out = fresh_dir("broken");
   const auto r = run_campaign(rt, o);
   ASSERT_FALSE(r.findings.empty());
@@ -171,14 +124,17 @@ TEST(DiffFuzz, BrokenInsertIsFoundAndShrunk) {
 
 TEST(DiffFuzz, SameSeedSameFindings) {
   auto run = [](const std::string& name, size_t jobs) {
-    OffByOneInsert rt;
+    const auto broken =
+        seeded::make_seeded_runtime(seeded::defect("insert.negative_inserts_after"));
     FuzzOptions o;
     o.seed = 3;
     o.iterations = 150;
     o.out = fresh_dir(name);
     o.jobs = jobs;
-    o.make_runtime = [] { return std::make_unique<OffByOneInsert>(); };
-    return run_campaign(rt, o);
+    o.make_runtime = [] {
+      return seeded::make_seeded_runtime(seeded::defect("insert.negative_inserts_after"));
+    };
+    return run_campaign(*broken, o);
   };
   const auto a = run("det-a", 1);
   // Threads evaluate programs out of order; findings are still processed in program order.
