@@ -109,17 +109,10 @@ BuiltProgram build(const Program& p) {
     const std::string id = std::to_string(k);
     const std::string op = step_op(s.kind);
     switch (s.kind) {
-      case StepKind::insert: {
-        std::vector<std::string> ins = {cur, b.input("x" + id, *s.tensor)};
-        if (s.position) ins.push_back(b.input("pos" + id, *s.position));
-        cur = "seq" + id;
-        b.node(op, ins, {cur});
-        cur_op = op;
-        b.output(cur, sequence_type(p.elem), op);
-        break;
-      }
+      case StepKind::insert:
       case StepKind::erase: {
         std::vector<std::string> ins = {cur};
+        if (s.kind == StepKind::insert) ins.push_back(b.input("x" + id, *s.tensor));
         if (s.position) ins.push_back(b.input("pos" + id, *s.position));
         cur = "seq" + id;
         b.node(op, ins, {cur});
