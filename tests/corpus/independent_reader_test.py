@@ -116,6 +116,83 @@ def decode(path, declared):
         return rec
     raise ValueError("declared type is neither a tensor, a sequence nor an optional")
 
+# The edge values (values=edge cases), as the corpus documentation states them per type, read
+# here by python3-onnx: every such case's inputs must hold all of them.
+def edge_values():
+    def ints(bits, signed):
+        if signed:
+            lo, hi = -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+            return [lo, hi, -1, lo + 1]
+        return [(1 << bits) - 1, 1 << (bits - 1), (1 << (bits - 1)) + 1, 0]
+    inf, nan = float("inf"), float("nan")
+    T = onnx.TensorProto
+    bf16_max = float(np.array([0x7F7F0000], dtype=np.uint32).view(np.float32)[0])
+    return {
+        T.STRING: [b"nul\x00inside", b"\x00", b"tail\x00", "\u20ac\U0001F600".encode()],
+        T.BOOL: [True, False],
+        T.FLOAT: [inf, -inf, nan, float(np.finfo(np.float32).min)],
+        T.DOUBLE: [inf, -inf, nan, float(np.finfo(np.float64).min)],
+        T.FLOAT16: [inf, -inf, nan, -65504.0],
+        T.BFLOAT16: [inf, -inf, nan, -bf16_max],
+        T.INT8: ints(8, True), T.INT16: ints(16, True), T.INT32: ints(32, True),
+        T.INT64: ints(64, True), T.UINT8: ints(8, False), T.UINT16: ints(16, False),
+        T.UINT32: ints(32, False), T.UINT64: ints(64, False),
+        T.COMPLEX64: [inf, -inf, nan, float(np.finfo(np.float32).max)],
+        T.COMPLEX128: [inf, -inf, nan, float(np.finfo(np.float64).max)],
+    }
+
+
+def element_values(t):
+    if t.data_type == onnx.TensorProto.STRING:
+        return [bytes(v) for v in t.string_data]
+    a = numpy_helper.to_array(t).ravel()
+    if a.dtype.kind == "c":  # complex: the parts
+        return [float(x) for z in a for x in (z.real, z.imag)]
+    if a.dtype.kind == "b":
+        return [bool(x) for x in a]
+    if a.dtype.kind in "iu":
+        return [int(x) for x in a]
+    return [float(x) for x in a]
+
+
+def check_edge_values(dirs):
+    """Failures: values=edge cases (context inputs, where the data set holds every operand)
+    whose inputs miss one of their type's edge values; and the number of such cases."""
+    failures, seen = [], 0
+    expected = edge_values()
+    for d in dirs:
+        if not os.path.basename(d).endswith("__values-edge__context-inputs"):
+            continue
+        seen += 1
+        with open(os.path.join(d, "case.json")) as f:
+            dtype = onnx.TensorProto.DataType.Value(json.load(f)["dtype"].upper())
+        model = onnx.load(os.path.join(d, "model.onnx"), load_external_data=False)
+        values = []
+        for k, declared in enumerate(model.graph.input):
+            with open(os.path.join(d, "test_data_set_0", "input_%d.pb" % k), "rb") as f:
+                raw = f.read()
+            if declared.type.HasField("sequence_type"):
+                seq = onnx.SequenceProto()
+                seq.ParseFromString(raw)
+                tensors = list(seq.tensor_values)
+            else:
+                t = onnx.TensorProto()
+                t.ParseFromString(raw)
+                tensors = [t]
+            for t in tensors:
+                if t.data_type == dtype:
+                    values += element_values(t)
+        missing = []
+        for want in expected[dtype]:
+            if isinstance(want, float) and want != want:
+                ok = any(isinstance(v, float) and v != v for v in values)
+            else:
+                ok = want in values
+            if not ok:
+                missing.append(repr(want))
+        if missing:
+            failures.append("%s: edge values missing from its inputs: %s" % (d, ", ".join(missing)))
+    return failures, seen
 
 def python_view(dirs):
     """file -> record, and file -> error for the files python cannot decode."""
@@ -177,6 +254,11 @@ def main():
             failures.append("%s: differs in %s:\n  reference: %s\n  onnx:      %s"
                             % (path, ", ".join(diff), json.dumps(a)[:400], json.dumps(b)[:400]))
 
+    edge_failures, edge_cases = check_edge_values(dirs)
+    failures += edge_failures
+    if edge_cases == 0:
+        failures.append("no values=edge case found")
+    print("%d values=edge cases hold their type's edge values" % (edge_cases - len(edge_failures)))
     print("%d case folders, %d files decoded by both, %.1f s" % (len(dirs), len(set(ours) & set(theirs)),
                                                               time.time() - start))
     if failures:
