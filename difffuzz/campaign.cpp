@@ -305,8 +305,15 @@ std::string status_of_kind(const std::string& kind) {
 
 std::string reproduce_command(const FuzzOptions& o, size_t iterations) {
   return "seqconf fuzz --runtime " + o.runtime_spec + " --seed " + std::to_string(o.seed) +
+         (o.first_iteration ? " --first-iteration " + std::to_string(o.first_iteration) : "") +
          " --iterations " + std::to_string(iterations) + " --out " +
          (o.out.empty() ? std::string("DIR") : o.out.string());
+}
+
+ProgramKey program_key(const uint8_t* data, size_t size) {
+  // A hash of the bytes: libFuzzer's mutations of the input are new draws of the generator.
+  const std::string bytes(reinterpret_cast<const char*>(data), size);
+  return {fnv1a(bytes), size > 0 ? static_cast<size_t>(data[0] % 100) : 0};
 }
 
 namespace {
@@ -551,7 +558,7 @@ FuzzResult run_campaign(Runtime& runtime, const FuzzOptions& options) {
     shrinkables.clear();
     programs.clear();
     for (size_t k = 0; k < n; ++k) {
-      const size_t i = first + k;
+      const size_t i = options.first_iteration + first + k;
       const rc::Random random(rc::Random::Key{options.seed, i, 0, 0});
       shrinkables.push_back(gen(random, static_cast<int>(i % 100)));
       programs.push_back(shrinkables.back().value());
@@ -575,7 +582,7 @@ FuzzResult run_campaign(Runtime& runtime, const FuzzOptions& options) {
           evaluations[k] = evaluate(programs[k], reference, runtime);
     }
     for (size_t k = 0; k < n; ++k) {
-      consider(first + k, shrinkables[k], programs[k], evaluations[k]);
+      consider(options.first_iteration + first + k, shrinkables[k], programs[k], evaluations[k]);
       if (options.stop_after_findings > 0 && result.findings.size() >= options.stop_after_findings)
         break;
     }

@@ -61,7 +61,20 @@ struct FuzzOptions {
   std::function<std::unique_ptr<Runtime>()> make_runtime;  // needed when jobs > 1
   // Stop once this many findings are made (seqconf selftest: the time to the first); 0: never.
   size_t stop_after_findings = 0;
+  // The index of the first program: programs first_iteration, first_iteration + 1, ... (one
+  // program of a campaign, or of a libFuzzer input, can be run again alone).
+  size_t first_iteration = 0;
 };
+
+// The program a libFuzzer input stands for (fuzz/fuzz_diff.cpp, seqconf fuzz --replay): program
+// `iteration` of the campaign with this seed. The seed is a hash of the bytes and the iteration
+// (which sets the program's size, iteration % 100) is the first byte, so each input names one
+// program and the same bytes always the same one.
+struct ProgramKey {
+  uint64_t seed = 0;
+  size_t iteration = 0;
+};
+ProgramKey program_key(const uint8_t* data, size_t size);
 
 struct FuzzFinding {
   std::string id;      // case.json id: fuzz/<op>/kind=<kind>/dtype=<d>/.../context=<c>/h=<hash>

@@ -3,7 +3,12 @@
 # Builds the libFuzzer targets (clang++-14, libstdc++, address + undefined sanitizers) into
 # $SEQCONF_FUZZ_BUILD (default build-fuzz), seeds them from the sequence fixtures (ONNX backend
 # test data, and fixtures/corpus when present), and runs each target in turn for SECONDS
-# seconds (one at a time; 0 only builds and seeds). Targets: tensor_proto sequence_proto model ops (default: all).
+# seconds (one at a time; 0 only builds and seeds). Targets: tensor_proto sequence_proto model ops
+# diff (default: all). diff is differential: each input names a program of seqconf fuzz, run on
+# the reference and on $SEQCONF_FUZZ_RUNTIME (a --runtime spec such as
+# seeded=insert.at_length_goes_front or onnxruntime; unset: the reference itself), and a
+# disagreement is a crash; `seqconf fuzz --replay ARTIFACT --runtime SPEC --out DIR` shrinks it
+# into a fixture. SEQCONF_FUZZ_FLAGS adds libFuzzer flags (e.g. -fork=2).
 # Inputs that crash, leak, break an invariant, time out (10 s) or allocate more than 256 MB at
 # once are written to $BUILD/fuzz-artifacts/<target>/; the script then exits 1. To keep one as a
 # regression test, copy it to fuzz/regressions/<target>/.
@@ -17,7 +22,7 @@ fi
 seconds=$1
 shift
 targets=("$@")
-((${#targets[@]})) || targets=(tensor_proto sequence_proto model ops)
+((${#targets[@]})) || targets=(tensor_proto sequence_proto model ops diff)
 build=${SEQCONF_FUZZ_BUILD:-build-fuzz}
 jobs=${SEQCONF_FUZZ_BUILD_JOBS:-2}
 
@@ -51,7 +56,7 @@ for t in "${targets[@]}"; do
   set +e
   "$build/fuzz_$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
     -malloc_limit_mb=256 -max_len=65536 -print_final_stats=1 \
-    -artifact_prefix="$artifacts/" "$corpus" $seed_dir >"$log" 2>&1
+    -artifact_prefix="$artifacts/" ${SEQCONF_FUZZ_FLAGS:-} "$corpus" $seed_dir >"$log" 2>&1
   rc=$?
   set -e
   grep -E "stat::number_of_executed_units|stat::average_exec_per_sec|stat::peak_rss_mb" "$log" |

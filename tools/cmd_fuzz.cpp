@@ -1,6 +1,8 @@
 // seqconf fuzz: differential fuzzing of a runtime against the reference; every disagreement is
 // shrunk and written as a corpus fixture.
+#include <fstream>
 #include <iostream>
+#include <iterator>
 #include <optional>
 
 #include "difffuzz/campaign.h"
@@ -27,14 +29,33 @@ struct FuzzArgs {
   int max_steps = 8;
   std::optional<bool> isolate;  // unset: isolated unless the runtime is the reference
   size_t jobs = 1;
+  size_t first_iteration = 0;
+  std::string replay;  // a libFuzzer input of fuzz/fuzz_diff.cpp: run the one program it names
 };
 
 int fuzz_command(const FuzzArgs& args) {
   difffuzz::FuzzOptions o;
   o.seed = args.seed;
+  o.first_iteration = args.first_iteration;
   o.iterations = args.iterations;
   o.time_budget_s = args.time_budget;
   if (o.iterations == 0 && o.time_budget_s <= 0) o.iterations = 1000;
+  if (!args.replay.empty()) {
+    std::ifstream in(args.replay, std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (!in.good() && !in.eof()) {
+      std::cerr << "seqconf fuzz: cannot read " << args.replay << "\n";
+      return kExitUsage;
+    }
+    const auto key =
+        difffuzz::program_key(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
+    o.seed = key.seed;
+    o.first_iteration = key.iteration;
+    o.iterations = 1;
+    o.time_budget_s = 0;
+    std::cout << "replaying " << terminal_safe(args.replay) << ": program " << key.iteration
+              << " of seed " << key.seed << "\n";
+  }
   o.max_steps = args.max_steps;
   o.out = args.out;
   o.runtime_spec = args.runtime;
@@ -111,8 +132,15 @@ const CommandRegistrar kFuzz(35, [](CLI::App& app) {
   auto* it = cmd->add_option("--iterations", args->iterations, "Programs to run (default 1000)");
   cmd->add_option("--time-budget", args->time_budget, "Run programs for this many seconds")
       ->excludes(it);
-  cmd->add_option("--seed", args->seed, "Random seed (same seed and iterations, same run)")
-      ->required();
+  auto* seed =
+      cmd->add_option("--seed", args->seed, "Random seed (same seed and iterations, same run)");
+  cmd->add_option("--first-iteration", args->first_iteration,
+                  "Index of the first program (default 0): one program of a campaign alone");
+  cmd->add_option("--replay", args->replay,
+                  "Run the one program a libFuzzer input of fuzz_diff names (fuzz/run.sh diff), "
+                  "shrink its disagreement and write it to --out as a fixture")
+      ->excludes(seed)
+      ->excludes(it);
   cmd->add_option("--out", args->out, "Folder for the fixtures of the findings")->required();
   cmd->add_option("--report", args->report, "Write the JSON report here");
   cmd->add_option("--expectations", args->expectations,
@@ -132,7 +160,14 @@ const CommandRegistrar kFuzz(35, [](CLI::App& app) {
                   "Threads evaluating programs, each with its own runtime instance (the result "
                   "does not depend on it; default 1)")
       ->check(CLI::Range(1, 64));
-  cmd->callback([args] { set_exit_code(fuzz_command(*args)); });
+  cmd->callback([args, seed] {
+    if (seed->count() == 0 && args->replay.empty()) {
+      std::cerr << "seqconf fuzz: --seed or --replay is required\n";
+      set_exit_code(kExitUsage);
+      return;
+    }
+    set_exit_code(fuzz_command(*args));
+  });
 });
 
 }  // namespace
