@@ -6,14 +6,20 @@
 //
 // The runtime under test: $SEQCONF_FUZZ_RUNTIME, a --runtime spec (a seeded defect
 // "seeded=insert.at_length_goes_front", or "onnxruntime"), run in this process; unset, the
-// reference itself (which must agree with itself). libFuzzer's -fork=N and -jobs=N, and
-// ClusterFuzzLite or OSS-Fuzz, run it on more cores or machines unchanged.
+// build's SEQCONF_FUZZ_DIFF_RUNTIME (CMake), and when that is empty the reference itself (which
+// must agree with itself). libFuzzer's -fork=N and -jobs=N, and ClusterFuzzLite or OSS-Fuzz, run
+// it on more cores or machines unchanged.
 #include <cstdlib>
 #include <iostream>
+#include <string>
 
 #include "difffuzz/campaign.h"
 #include "fuzz/fuzz_common.h"
 #include "runtimes/registry.h"
+
+#ifndef SEQCONF_FUZZ_DIFF_RUNTIME
+#define SEQCONF_FUZZ_DIFF_RUNTIME ""
+#endif
 
 using namespace seqconf;
 
@@ -22,7 +28,10 @@ namespace {
 Runtime& runtime_under_test() {
   static const std::unique_ptr<Runtime> runtime = [] {
     const char* spec = std::getenv("SEQCONF_FUZZ_RUNTIME");
-    return make_runtime(spec && *spec ? spec : "reference");
+    const std::string built_in = SEQCONF_FUZZ_DIFF_RUNTIME;
+    return make_runtime(spec && *spec       ? std::string(spec)
+                        : !built_in.empty() ? built_in
+                                            : std::string("reference"));
   }();
   return *runtime;
 }
