@@ -29,7 +29,9 @@ const char* step_op(StepKind kind) {
 }
 
 const char* placement_name(Placement p) {
-  return p == Placement::initializers ? "initializers" : "inputs";
+  return p == Placement::initializers ? "initializers"
+         : p == Placement::if_branch  ? "if_branch"
+                                      : "inputs";
 }
 
 namespace {
@@ -72,6 +74,31 @@ class Builder {
 };
 
 }  // namespace
+
+// Moves every node into the then_branch of an If (a copy in else_branch) whose condition is a
+// new graph input fed true; the branches read the graph inputs from the outer scope. Names
+// stay unique across scopes: the graph's outputs become the If's outputs "if_<name>".
+void in_if_branch(Builder& b) {
+  onnx::GraphProto& g = *b.g;
+  onnx::GraphProto then_branch;
+  then_branch.set_name("then_branch");
+  *then_branch.mutable_node() = g.node();
+  *then_branch.mutable_output() = g.output();
+  onnx::GraphProto else_branch = then_branch;
+  else_branch.set_name("else_branch");
+  g.clear_node();
+  const std::string cond = b.input("cond", Tensor::from_values<DataType::bool_>({}, {1}));
+  std::vector<std::string> outs;
+  for (auto& o : *g.mutable_output()) {
+    o.set_name("if_" + o.name());
+    outs.push_back(o.name());
+  }
+  onnx::NodeProto& n = *g.add_node();
+  n = model::node("If", {cond}, outs, "if");
+  *n.add_attribute() = model::graph_attribute("then_branch", std::move(then_branch));
+  *n.add_attribute() = model::graph_attribute("else_branch", std::move(else_branch));
+  b.out.output_names = outs;
+}
 
 BuiltProgram build(const Program& p) {
   Builder b;
@@ -164,6 +191,7 @@ BuiltProgram build(const Program& p) {
   // when no step replaced it.
   if (cur_op == "SequenceEmpty" || cur_op == "SequenceConstruct")
     b.output(cur, sequence_type(p.elem), cur_op);
+  if (p.tensors_as == Placement::if_branch) in_if_branch(b);
   return std::move(b.out);
 }
 
@@ -171,6 +199,7 @@ std::string describe(const Program& p) {
   std::ostringstream os;
   os << "elem=" << dtype_name(p.elem) << "; ";
   if (p.tensors_as == Placement::initializers) os << "tensors as initializers; ";
+  if (p.tensors_as == Placement::if_branch) os << "in an If's branch; ";
   switch (p.source) {
     case SourceKind::input:
       os << "input sequence[" << p.tensors.size() << "]";
@@ -251,7 +280,7 @@ rc::Gen<Program> program_gen(int max_steps) {
     // lengths, tensors of different shapes to concatenate), each as often as before.
     const bool may_be_invalid = *rc::gen::weightedElement<bool>({{3, false}, {1, true}});
     p.tensors_as = *rc::gen::weightedElement<Placement>(
-        {{3, Placement::inputs}, {1, Placement::initializers}});
+        {{6, Placement::inputs}, {2, Placement::initializers}, {1, Placement::if_branch}});
     // Tensors of one shape make ConcatFromSequence and Add bodies valid more often.
     const bool same_shape =
         !may_be_invalid || *rc::gen::weightedElement<bool>({{3, true}, {1, false}});

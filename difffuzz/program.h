@@ -9,7 +9,7 @@
 //            order (the first output that differs names the first node that went wrong).
 //   tensors: every tensor argument (SequenceConstruct's tensors, inserted tensors, positions,
 //            splits, SplitToSequence's input, SequenceMap's extra tensor) is a graph input, or
-//            in one program in four an initializer (Placement).
+//            an initializer, and the whole chain may run in an If's branch (Placement).
 //
 // Arguments are drawn valid most of the time and invalid on purpose otherwise (positions out of
 // range, a tensor of another element type, bad splits, axes out of range, SequenceMap inputs of
@@ -46,9 +46,11 @@ struct Step {
 
 // Where a program's tensor arguments live (the graph contexts of the corpus): graph inputs, or
 // initializers, which a runtime may read and fold while it creates its session (ONNX's shape
-// inference and constant folding see them). Sequences are graph inputs either way.
-enum class Placement { inputs, initializers };
-// "inputs" | "initializers": the context in finding ids and counts.
+// inference and constant folding see them). Sequences are graph inputs either way. if_branch:
+// graph inputs, and every node in the then_branch of an If (a copy in else_branch) whose
+// condition is a graph input fed true, reading them from the outer scope.
+enum class Placement { inputs, initializers, if_branch };
+// "inputs" | "initializers" | "if_branch": the context in finding ids and counts.
 const char* placement_name(Placement p);
 
 struct Program {
