@@ -45,7 +45,9 @@ std::vector<Defect> sequence_at_defects() {
                "an off-by-one in translating negative positions, as hand-written kernels make it",
                {[](const interp::NodeCall& c) -> std::optional<std::vector<Value>> {
                  const auto p = first_int(c, 1);
-                 if (!at(c) || !p || *p >= 0 || length(c) + *p - 1 < 0) return std::nullopt;
+                 // Positions below -n stay the reference's to reject (and n + p cannot overflow).
+                 if (!at(c) || !p || *p >= 0 || *p < -length(c) || length(c) + *p - 1 < 0)
+                   return std::nullopt;
                  return c.reference(with_input(c, 1, scalar(length(c) + *p - 1)));
                }}});
   d.push_back({"at.int32_position_rejected",

@@ -103,11 +103,14 @@ std::vector<Defect> split_to_sequence_defects() {
                  const auto a = axis(c);
                  if (!split(c) || !s || s->rank() != 1 || !a) return std::nullopt;
                  int64_t sum = 0;
+                 const int64_t length = input(c).shape()[*a];
                  for (size_t i = 0; i < s->element_count(); ++i) {
-                   if (s->int_at(i) < 0) return std::nullopt;
+                   // Negative entries, and entries past the axis (no overflow of the sum), stay
+                   // the reference's to reject.
+                   if (s->int_at(i) < 0 || s->int_at(i) > length - sum) return std::nullopt;
                    sum += s->int_at(i);
                  }
-                 if (sum >= input(c).shape()[*a]) return std::nullopt;
+                 if (sum >= length) return std::nullopt;
                  return on_prefix(c, *a, sum);
                }}});
   d.push_back({"split.zero_scalar_divides",
