@@ -33,11 +33,6 @@ bool selected(const Options& o, const std::string& id) {
   return false;
 }
 
-// Shorter first, then by id: the smallest case, as a report's departures choose it.
-bool smaller(const std::string& a, const std::string& b) {
-  return a.size() != b.size() ? a.size() < b.size() : a < b;
-}
-
 FuzzTry fuzz_once(const seeded::Defect& d, uint64_t seed, double budget_s) {
   std::unique_ptr<Runtime> rt = isolate_unless_told(seeded::make_seeded_runtime(d), std::nullopt);
   difffuzz::FuzzOptions fo;
@@ -92,10 +87,12 @@ Result run(const Options& options) {
     r.copies = d->copies;
     const SuiteResult run = run_suite([d] { return seeded::make_seeded_runtime(*d); }, so);
     r.cases = run.report.cases.size();
+    // The report's cases are sorted by id: the first of the shortest ids is the smallest case,
+    // as a report's departures choose it.
     for (const auto& c : run.report.cases) {
       if (c.outcome.status == Status::pass || !reference_passes.count(c.outcome.case_id)) continue;
       ++r.caught;
-      if (r.smallest.empty() || smaller(c.outcome.case_id, r.smallest))
+      if (r.smallest.empty() || c.outcome.case_id.size() < r.smallest.size())
         r.smallest = c.outcome.case_id;
     }
     r.departures = run.report.departures.size();
@@ -106,6 +103,8 @@ Result run(const Options& options) {
       r.fuzz_found += r.fuzz.back().found;
     }
     r.fuzz_median_s = median(times);
+    result.caught_by_no_case += r.caught == 0;
+    result.not_found += !r.fuzz.empty() && r.fuzz_median_s >= options.fuzz_budget_s;
     if (options.log) {
       std::string line = d->id + ": " + std::to_string(r.caught) + " cases catch it";
       if (!r.smallest.empty()) line += " (smallest " + r.smallest + ")";
@@ -130,7 +129,6 @@ nlohmann::ordered_json report_json(const Result& r, const Options& options) {
                   {"fuzz_budget_s", options.fuzz_budget_s},
                   {"jobs", options.jobs}};
   j["reference"] = {{"cases", r.reference_cases}, {"failures", r.reference_failures}};
-  size_t caught = 0, found = 0;
   nlohmann::ordered_json defects = nlohmann::ordered_json::array();
   for (const DefectResult& d : r.defects) {
     nlohmann::ordered_json fuzz = nlohmann::ordered_json::array();
@@ -151,13 +149,12 @@ nlohmann::ordered_json report_json(const Result& r, const Options& options) {
                        {"fuzz", fuzz},
                        {"fuzz_found", d.fuzz_found},
                        {"fuzz_median_s", d.fuzz_median_s}});
-    caught += d.caught > 0;
-    found += !d.fuzz.empty() && d.fuzz_median_s < options.fuzz_budget_s;
   }
   j["defects"] = defects;
   j["summary"] = {{"defects", r.defects.size()},
-                  {"caught_by_corpus", caught},
-                  {"found_by_fuzzing_within_budget_median", found},
+                  {"caught_by_corpus", r.defects.size() - r.caught_by_no_case},
+                  {"found_by_fuzzing_within_budget_median",
+                   options.fuzz_seeds.empty() ? 0 : r.defects.size() - r.not_found},
                   {"seconds", r.seconds}};
   return j;
 }

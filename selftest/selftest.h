@@ -47,6 +47,8 @@ struct DefectResult {
 struct Result {
   size_t reference_cases = 0, reference_failures = 0;  // the reference on the same cases
   std::vector<DefectResult> defects;
+  size_t caught_by_no_case = 0;  // defects with caught == 0: gaps in the cases
+  size_t not_found = 0;          // defects fuzzed whose median reached the budget
   double seconds = 0;
 };
 

@@ -43,29 +43,24 @@ std::vector<Value> on_prefix(const interp::NodeCall& c, size_t a, int64_t length
 
 std::vector<Defect> split_to_sequence_defects() {
   std::vector<Defect> d;
-  d.push_back(
-      {"split.keepdims_with_scalar_split",
-       "SplitToSequence",
-       "keepdims=0 is applied although split is given: a scalar split of 1 drops the axis",
-       "ONNX Runtime (1.14 to 1.30), the departure the README lists for scalar splits",
-       {[](const interp::NodeCall& c) -> std::optional<std::vector<Value>> {
-         const Tensor* s = split_input(c);
-         const auto a = axis(c);
-         if (!split(c) || !s || s->rank() != 0 || !first_int(c, 1) || *first_int(c, 1) != 1 ||
-             int_attribute(c, "keepdims", 1) != 0 || !a)
-           return std::nullopt;
-         std::vector<Value> out = c.reference(c.inputs);
-         const Sequence& seq = out[0].sequence();
-         std::vector<Tensor> squeezed;
-         for (const Tensor& t : seq.tensors()) {
-           Shape shape = t.shape();
-           shape.erase(shape.begin() + static_cast<std::ptrdiff_t>(*a));
-           squeezed.push_back(support::Reshape(
-               t, Tensor::from_values<DataType::int64>({static_cast<int64_t>(shape.size())}, shape),
-               0));
-         }
-         return std::vector<Value>{Sequence(seq.elem_type(), std::move(squeezed))};
-       }}});
+  d.push_back({"split.keepdims_with_scalar_split",
+               "SplitToSequence",
+               "keepdims=0 is applied although split is given: a scalar split of 1 drops the axis",
+               "ONNX Runtime (1.14 to 1.30), the departure the README lists for scalar splits",
+               {[](const interp::NodeCall& c) -> std::optional<std::vector<Value>> {
+                 const Tensor* s = split_input(c);
+                 const auto a = axis(c);
+                 if (!split(c) || !s || s->rank() != 0 || !first_int(c, 1) ||
+                     *first_int(c, 1) != 1 || int_attribute(c, "keepdims", 1) != 0 || !a)
+                   return std::nullopt;
+                 std::vector<Value> out = c.reference(c.inputs);
+                 const Sequence& seq = out[0].sequence();
+                 std::vector<Tensor> squeezed;
+                 for (const Tensor& t : seq.tensors())
+                   squeezed.push_back(
+                       support::Squeeze(t, std::vector<int64_t>{static_cast<int64_t>(*a)}));
+                 return std::vector<Value>{Sequence(seq.elem_type(), std::move(squeezed))};
+               }}});
   d.push_back({"split.string_chunks_from_offset_0",
                "SplitToSequence",
                "every chunk of a string tensor is copied from the start of the input",
