@@ -5,9 +5,12 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <functional>
 #include <set>
 #include <thread>
 
+#include "difffuzz/batch.h"
+#include "difffuzz/support.h"
 #include "generators/generators.h"
 #include "harness/compare.h"
 #include "reference/error.h"
@@ -16,8 +19,6 @@
 #include "runtimes/registry.h"
 
 namespace seqconf::difffuzz {
-
-namespace {
 
 RunResult run_on(Runtime& rt, const BuiltProgram& b) {
   RunResult r;
@@ -41,6 +42,8 @@ RunResult run_on(Runtime& rt, const BuiltProgram& b) {
   }
   return r;
 }
+
+namespace {
 
 // The top-level node a message names ("n<k>_<Op>"), else the first op type it names, else the
 // last node. Returns the node index.
@@ -75,22 +78,6 @@ const Step* step_of(const Program& p, size_t node) {
   const size_t first = p.source == SourceKind::input ? 0 : 1;
   if (node < first || node - first >= p.steps.size()) return nullptr;
   return &p.steps[node - first];
-}
-
-const char* body_id(gens::BodyKind k) {
-  switch (k) {
-    case gens::BodyKind::identity:
-      return "identity";
-    case gens::BodyKind::add_tensor:
-      return "add_tensor";
-    case gens::BodyKind::add_sequence:
-      return "add_sequence";
-    case gens::BodyKind::shape:
-      return "shape";
-    case gens::BodyKind::two_node:
-      return "two_node";
-  }
-  return "?";
 }
 
 const char* split_form(const Step& s) {
@@ -228,9 +215,14 @@ std::string result_summary(const RunResult& r) {
 
 Evaluation evaluate(const Program& p, Runtime& reference, Runtime& runtime) {
   const BuiltProgram b = build(p);
+  RunResult ref = run_on(reference, b);
+  return judge(b, std::move(ref), run_on(runtime, b));
+}
+
+Evaluation judge(const BuiltProgram& b, RunResult reference, RunResult found) {
   Evaluation e;
-  e.reference = run_on(reference, b);
-  e.found = run_on(runtime, b);
+  e.reference = std::move(reference);
+  e.found = std::move(found);
   const RunResult& ref = e.reference;
   const RunResult& got = e.found;
   if (!got.ok && got.error.kind == RunError::Kind::not_supported) {
@@ -444,11 +436,13 @@ FuzzResult run_campaign(Runtime& runtime, const FuzzOptions& options) {
   }
   Runtime& reference = *references.front();
   Finder finder{reference, runtime, options, result};
-  const auto gen = program_gen(options.max_steps);
   const auto t0 = std::chrono::steady_clock::now();
   auto elapsed = [&] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   };
+  // Programs hold only nodes the runtime supports (difffuzz/support.h), probed now unless given.
+  result.support = options.support ? *options.support : probe_support(runtime);
+  const auto gen = program_gen(options.max_steps, result.support);
   // "kind|op|dtype|context" before and after shrinking -> index in findings
   std::map<std::string, size_t> by_signature;
   // Counts one evaluated program; a disagreement with a new signature is shrunk and written.
@@ -546,49 +540,91 @@ FuzzResult run_campaign(Runtime& runtime, const FuzzOptions& options) {
     by_signature[signature] = result.findings.size();
     result.findings.push_back(std::move(f));
   };
-  // Programs go in batches: generated in order, evaluated by the threads, then counted and
-  // shrunk in order.
-  const size_t batch = jobs == 1 ? 1 : 16 * jobs;
-  std::vector<rc::Shrinkable<Program>> shrinkables;
-  std::vector<Program> programs;
-  std::vector<Evaluation> evaluations;
-  for (size_t first = 0; options.iterations == 0 || first < options.iterations;) {
-    if (options.time_budget_s > 0 && elapsed() >= options.time_budget_s) break;
-    const size_t n = options.iterations == 0 ? batch : std::min(batch, options.iterations - first);
-    shrinkables.clear();
-    programs.clear();
+  // Programs go in rounds: generated in order on this thread (RapidCheck's generation state is
+  // not thread-safe) while the previous round is evaluated: built and run on the reference, then
+  // on the runtime (in batches, batch.h) by the evaluation threads; then counted and shrunk in
+  // order.
+  const size_t max_batch = std::max<size_t>(options.batch, 1);
+  const size_t round = std::max<size_t>(64, 4 * max_batch) * jobs;
+  std::vector<BatchCounts> counts(jobs);
+  struct Round {
+    size_t first = 0;  // index in the campaign of the round's first program
+    std::vector<rc::Shrinkable<Program>> shrinkables;
+    std::vector<Slot> slots;
+  };
+  // Runs work(w, k) for k in [0, n) on the threads, thread w with its own runtimes.
+  auto in_parallel = [&](size_t n, const std::function<void(size_t, size_t)>& work) {
+    if (jobs == 1 || n <= 1) {
+      for (size_t k = 0; k < n; ++k) work(0, k);
+      return;
+    }
+    std::atomic<size_t> next{0};
+    std::vector<std::thread> threads;
+    for (size_t w = 0; w < std::min(jobs, n); ++w)
+      threads.emplace_back([&, w] {
+        for (size_t k; (k = next++) < n;) work(w, k);
+      });
+    for (auto& t : threads) t.join();
+  };
+  // The next round's programs; false when the campaign has run its programs or its time.
+  size_t generated = 0;
+  auto generate = [&](Round& r) {
+    if (options.iterations != 0 && generated >= options.iterations) return false;
+    if (options.time_budget_s > 0 && elapsed() >= options.time_budget_s) return false;
+    const size_t n =
+        options.iterations == 0 ? round : std::min(round, options.iterations - generated);
+    r.first = generated;
+    r.shrinkables.clear();
+    r.slots.assign(n, Slot{});
     for (size_t k = 0; k < n; ++k) {
-      const size_t i = options.first_iteration + first + k;
+      const size_t i = options.first_iteration + generated + k;
       const rc::Random random(rc::Random::Key{options.seed, i, 0, 0});
-      shrinkables.push_back(gen(random, static_cast<int>(i % 100)));
-      programs.push_back(shrinkables.back().value());
+      r.shrinkables.push_back(gen(random, static_cast<int>(i % 100)));
+      r.slots[k].program = r.shrinkables.back().value();
     }
-    evaluations.assign(n, Evaluation{});
-    if (jobs == 1) {
-      evaluations[0] = evaluate(programs[0], reference, runtime);
-    } else {
-      std::atomic<size_t> next{0};
-      std::vector<std::thread> threads;
-      for (size_t w = 0; w < jobs; ++w)
-        threads.emplace_back([&, w] {
-          for (size_t k; (k = next++) < n;)
-            evaluations[k] = evaluate(programs[k], *references[w], *runtimes[w]);
-        });
-      for (auto& t : threads) t.join();
-      // A crash or a timeout is confirmed here, with no other thread running: a worker forked
-      // after a crash while another thread held a lock could hang on that lock.
-      for (size_t k = 0; k < n; ++k)
-        if (evaluations[k].kind == "crash" || evaluations[k].kind == "timeout")
-          evaluations[k] = evaluate(programs[k], reference, runtime);
-    }
-    for (size_t k = 0; k < n; ++k) {
-      consider(options.first_iteration + first + k, shrinkables[k], programs[k], evaluations[k]);
+    generated += n;
+    return true;
+  };
+  auto evaluate_round = [&](Round& r) {
+    in_parallel(r.slots.size(), [&](size_t w, size_t k) {
+      r.slots[k].built = build(r.slots[k].program);
+      r.slots[k].reference = run_on(*references[w], r.slots[k].built);
+      // Unbatched: the runtime runs the program right away (a group of one).
+      if (max_batch == 1) evaluate_group({&r.slots[k]}, *runtimes[w], &counts[w]);
+    });
+    if (max_batch == 1) return;
+    std::vector<Slot*> order;
+    for (Slot& s : r.slots) order.push_back(&s);
+    const auto groups = batch_groups(order, max_batch, options.batch_nodes);
+    in_parallel(groups.size(),
+                [&](size_t w, size_t g) { evaluate_group(groups[g], *runtimes[w], &counts[w]); });
+  };
+  Round current, next;
+  for (bool more = generate(current); more;) {
+    std::thread evaluator([&] { evaluate_round(current); });
+    more = generate(next);
+    evaluator.join();
+    // A crash or a timeout is confirmed here, with no other thread running: a worker forked
+    // after a crash while another thread held a lock could hang on that lock.
+    if (jobs > 1)
+      for (Slot& s : current.slots)
+        if (s.evaluation.kind == "crash" || s.evaluation.kind == "timeout")
+          s.evaluation = evaluate(s.program, reference, runtime);
+    for (size_t k = 0; k < current.slots.size(); ++k) {
+      consider(options.first_iteration + current.first + k, current.shrinkables[k],
+               current.slots[k].program, current.slots[k].evaluation);
       if (options.stop_after_findings > 0 && result.findings.size() >= options.stop_after_findings)
         break;
     }
-    first += n;
     if (options.stop_after_findings > 0 && result.findings.size() >= options.stop_after_findings)
       break;
+    std::swap(current, next);
+  }
+  for (const BatchCounts& c : counts) {
+    result.sessions += c.sessions;
+    result.batches += c.batches;
+    result.batched_programs += c.batched_programs;
+    result.batch_splits += c.splits;
   }
   result.seconds = elapsed();
   return result;
@@ -613,7 +649,18 @@ nlohmann::ordered_json report_json(const FuzzResult& r, const FuzzOptions& optio
   j["agree_outputs_by_op"] = r.agree_outputs_by_op;
   j["programs_by_context"] = r.programs_by_context;
   j["agree_outputs_by_context"] = r.agree_outputs_by_context;
+  nlohmann::ordered_json unsupported = nlohmann::ordered_json::array();
+  for (const auto& [key, message] : r.support.not_supported)
+    unsupported.push_back(
+        {{"node", key.first}, {"dtype", dtype_name(key.second)}, {"message", one_line(message)}});
+  j["not_drawn_not_supported"] = unsupported;
   j["disagreements"] = r.disagreements;
+  j["batch"] = {{"max_programs", std::max<size_t>(options.batch, 1)},
+                {"max_nodes", options.batch_nodes},
+                {"sessions", r.sessions},
+                {"batches", r.batches},
+                {"batched_programs", r.batched_programs},
+                {"splits", r.batch_splits}};
   j["shrink_evaluations"] = r.shrink_evaluations;
   nlohmann::ordered_json by_op = nlohmann::ordered_json::object();
   nlohmann::ordered_json list = nlohmann::ordered_json::array();

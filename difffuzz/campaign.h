@@ -45,6 +45,19 @@ struct Evaluation {
 
 Evaluation evaluate(const Program& p, Runtime& reference, Runtime& runtime);
 
+// Prepares and runs a built program (or packed programs); exceptions become internal errors.
+RunResult run_on(Runtime& runtime, const BuiltProgram& b);
+
+// The verdict of the runtime's result `found` against the reference's for one built program
+// (evaluate() is run_on on both, then this).
+Evaluation judge(const BuiltProgram& b, RunResult reference, RunResult found);
+
+// One model per program: on ONNX Runtime 1.30 and on the reference a packed model costs as much
+// per program as separate ones, or more (seqconf-bench Batch/*), so batching pays only on a
+// runtime whose cost is per session (a compiler, a process that starts per model).
+inline constexpr size_t kDefaultBatch = 1;
+inline constexpr size_t kDefaultBatchNodes = 256;
+
 struct FuzzOptions {
   uint64_t seed = 1;
   size_t iterations = 1000;  // 0: until the time budget is spent
@@ -64,6 +77,13 @@ struct FuzzOptions {
   // The index of the first program: programs first_iteration, first_iteration + 1, ... (one
   // program of a campaign, or of a libFuzzer input, can be run again alone).
   size_t first_iteration = 0;
+  // Programs the reference accepts are run on the runtime under test packed into one model
+  // (difffuzz/batch.h), at most this many programs and top-level nodes to a model; 1: every
+  // program in a model of its own. Findings and verdicts do not depend on it.
+  size_t batch = kDefaultBatch;
+  size_t batch_nodes = kDefaultBatchNodes;
+  // The runtime's support (difffuzz/support.h); null: probed at the campaign's start.
+  std::shared_ptr<const Support> support;
 };
 
 // The program a libFuzzer input stands for (fuzz/fuzz_diff.cpp, seqconf fuzz --replay): program
@@ -107,6 +127,12 @@ struct FuzzResult {
   // The same by graph context: tensor arguments as graph inputs or as initializers (Placement).
   std::map<std::string, size_t> programs_by_context;
   std::map<std::string, size_t> agree_outputs_by_context;
+  // Evaluation on the runtime under test (shrinking not counted): models prepared, of those
+  // packed models of several programs, the programs whose verdict such a model gave, and
+  // packed models split in halves because they failed.
+  size_t sessions = 0, batches = 0, batched_programs = 0, batch_splits = 0;
+  // The nodes no program held because the runtime does not support them.
+  Support support;
 };
 
 FuzzResult run_campaign(Runtime& runtime, const FuzzOptions& options);

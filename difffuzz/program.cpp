@@ -1,5 +1,6 @@
 #include "difffuzz/program.h"
 
+#include <algorithm>
 #include <sstream>
 
 #include "generators/generators.h"
@@ -262,17 +263,58 @@ Tensor gen_element(DataType elem, const Shape& elem_shape, bool same_shape) {
   return same_shape ? *gens::tensor_of(elem, elem_shape) : *gens::tensor_of_type(elem, 0, 3, 16);
 }
 
-bool is_add_type(DataType d) {
-  return d == DataType::float32 || d == DataType::float64 || d == DataType::int32 ||
-         d == DataType::int64;
-}
-
 }  // namespace
 
-rc::Gen<Program> program_gen(int max_steps) {
-  return rc::gen::exec([max_steps] {
+std::vector<gens::BodyKind> map_bodies(DataType elem) {
+  using gens::BodyKind;
+  if (elem == DataType::float32 || elem == DataType::float64 || elem == DataType::int32 ||
+      elem == DataType::int64)
+    return {BodyKind::identity, BodyKind::add_tensor, BodyKind::add_sequence, BodyKind::shape,
+            BodyKind::two_node};
+  return {BodyKind::identity, BodyKind::shape, BodyKind::two_node};
+}
+
+const char* body_id(gens::BodyKind k) {
+  switch (k) {
+    case gens::BodyKind::identity:
+      return "identity";
+    case gens::BodyKind::add_tensor:
+      return "add_tensor";
+    case gens::BodyKind::add_sequence:
+      return "add_sequence";
+    case gens::BodyKind::shape:
+      return "shape";
+    case gens::BodyKind::two_node:
+      return "two_node";
+  }
+  return "?";
+}
+
+std::string support_node(StepKind kind, gens::BodyKind body) {
+  if (kind == StepKind::map) return std::string("SequenceMap.") + body_id(body);
+  return step_op(kind);
+}
+
+bool Support::allows(StepKind kind, DataType elem) const {
+  if (kind != StepKind::map) return allows(support_node(kind), elem);
+  for (gens::BodyKind body : map_bodies(elem))
+    if (allows(support_node(kind, body), elem)) return true;
+  return false;
+}
+
+rc::Gen<Program> program_gen(int max_steps, Support support) {
+  return rc::gen::exec([max_steps, support = std::move(support)] {
     Program p;
-    p.elem = *gens::data_type();
+    // An element type the runtime supports some step with (every type, on the reference).
+    const auto weight = [&](size_t w, StepKind kind) {
+      return support.allows(kind, p.elem) ? w : size_t{0};
+    };
+    do {
+      p.elem = *gens::data_type();
+    } while (weight(1, StepKind::insert) + weight(1, StepKind::erase) + weight(1, StepKind::at) +
+                 weight(1, StepKind::length) + weight(1, StepKind::concat) +
+                 weight(1, StepKind::split) + weight(1, StepKind::map) ==
+             0);
     const Shape elem_shape = *gens::shape(0, 3, 16);
     // Three programs in four are valid throughout, as far as the generator can tell, so that
     // both sides run them to the end; the fourth may draw invalid arguments of every class
@@ -285,7 +327,9 @@ rc::Gen<Program> program_gen(int max_steps) {
     const bool same_shape =
         !may_be_invalid || *rc::gen::weightedElement<bool>({{3, true}, {1, false}});
     p.source = *rc::gen::weightedElement<SourceKind>(
-        {{4, SourceKind::input}, {1, SourceKind::empty}, {2, SourceKind::construct}});
+        {{4, SourceKind::input},
+         {support.allows("SequenceEmpty", p.elem) ? 1u : 0u, SourceKind::empty},
+         {support.allows("SequenceConstruct", p.elem) ? 2u : 0u, SourceKind::construct}});
     const size_t n = p.source == SourceKind::empty       ? 0
                      : p.source == SourceKind::construct ? *uniform<size_t>(1, 5)
                                                          : *gens::sequence_length(5);
@@ -295,17 +339,19 @@ rc::Gen<Program> program_gen(int max_steps) {
     const int steps = *uniform<int>(1, max_steps + 1);
     for (int k = 0; k < steps; ++k) {
       Step s;
-      s.kind = *rc::gen::weightedElement<StepKind>({{3, StepKind::insert},
-                                                    {2, StepKind::erase},
-                                                    {2, StepKind::at},
-                                                    {1, StepKind::length},
-                                                    {1, StepKind::concat},
-                                                    {2, StepKind::split},
-                                                    {2, StepKind::map}});
+      s.kind = *rc::gen::weightedElement<StepKind>({{weight(3, StepKind::insert), StepKind::insert},
+                                                    {weight(2, StepKind::erase), StepKind::erase},
+                                                    {weight(2, StepKind::at), StepKind::at},
+                                                    {weight(1, StepKind::length), StepKind::length},
+                                                    {weight(1, StepKind::concat), StepKind::concat},
+                                                    {weight(2, StepKind::split), StepKind::split},
+                                                    {weight(2, StepKind::map), StepKind::map}});
       // A valid program erases from, reads from and concatenates only a non-empty sequence.
       if (!may_be_invalid && len == 0 &&
-          (s.kind == StepKind::erase || s.kind == StepKind::at || s.kind == StepKind::concat))
+          (s.kind == StepKind::erase || s.kind == StepKind::at || s.kind == StepKind::concat)) {
+        if (!support.allows(StepKind::insert, p.elem)) continue;
         s.kind = StepKind::insert;
+      }
       bool valid = true;
       switch (s.kind) {
         case StepKind::insert: {
@@ -358,12 +404,14 @@ rc::Gen<Program> program_gen(int max_steps) {
           break;
         }
         case StepKind::map: {
-          s.body = is_add_type(p.elem)
-                       ? *rc::gen::element(gens::BodyKind::identity, gens::BodyKind::add_tensor,
-                                           gens::BodyKind::add_sequence, gens::BodyKind::shape,
-                                           gens::BodyKind::two_node)
-                       : *rc::gen::element(gens::BodyKind::identity, gens::BodyKind::shape,
-                                           gens::BodyKind::two_node);
+          std::vector<gens::BodyKind> bodies = map_bodies(p.elem);
+          bodies.erase(std::remove_if(bodies.begin(), bodies.end(),
+                                      [&](gens::BodyKind b) {
+                                        return !support.allows(support_node(StepKind::map, b),
+                                                               p.elem);
+                                      }),
+                       bodies.end());
+          s.body = *rc::gen::elementOf(bodies);
           if (s.body == gens::BodyKind::add_tensor) {
             s.extra = Value(*gens::tensor_of(p.elem, {}));
           } else if (s.body == gens::BodyKind::add_sequence) {

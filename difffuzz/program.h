@@ -16,8 +16,10 @@
 // different lengths). Whether a program is valid is decided by the reference, not here.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <onnx/onnx_pb.h>
@@ -79,7 +81,29 @@ BuiltProgram build(const Program& p);
 // "seq_in = input seq(tensor(float))[3]; n0 SequenceInsert(position=int64 -1) ..." one line.
 std::string describe(const Program& p);
 
-// Generator of whole programs, up to max_steps steps.
-rc::Gen<Program> program_gen(int max_steps = 8);
+// The nodes the runtime under test supports (difffuzz/support.h probes them); the generator
+// draws no other. Empty: every node with every type.
+struct Support {
+  // (node, element type) -> the runtime's message; node is an op type ("SplitToSequence") or
+  // "SequenceMap.<body>" for a SequenceMap with that body.
+  std::map<std::pair<std::string, DataType>, std::string> not_supported;
+  bool allows(const std::string& node, DataType elem) const {
+    return not_supported.count({node, elem}) == 0;
+  }
+  bool allows(StepKind kind, DataType elem) const;  // for SequenceMap: with some body
+};
+
+// A body's short name in finding ids and support keys: "identity", "add_tensor", ...
+const char* body_id(gens::BodyKind k);
+
+// The SequenceMap bodies drawn for sequences of this element type (Add's only for the types
+// its body is defined for here).
+std::vector<gens::BodyKind> map_bodies(DataType elem);
+
+// The node name a step is probed under ("SequenceMap.<body>" for SequenceMap).
+std::string support_node(StepKind kind, gens::BodyKind body = gens::BodyKind::identity);
+
+// Generator of whole programs, up to max_steps steps, of the nodes `support` allows.
+rc::Gen<Program> program_gen(int max_steps = 8, Support support = {});
 
 }  // namespace seqconf::difffuzz

@@ -14,6 +14,7 @@
 #include <string>
 
 #include "difffuzz/campaign.h"
+#include "difffuzz/support.h"
 #include "fuzz/fuzz_common.h"
 #include "runtimes/registry.h"
 
@@ -36,6 +37,14 @@ Runtime& runtime_under_test() {
   return *runtime;
 }
 
+// Probed once: what the runtime supports decides which programs the inputs stand for, as it does
+// for seqconf fuzz --replay (which probes the same runtime again).
+const std::shared_ptr<const difffuzz::Support>& support() {
+  static const auto s =
+      std::make_shared<const difffuzz::Support>(difffuzz::probe_support(runtime_under_test()));
+  return s;
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -46,6 +55,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   o.first_iteration = key.iteration;
   o.iterations = 1;
   o.max_shrink_evaluations = 0;  // seqconf fuzz --replay shrinks
+  o.support = support();
   const difffuzz::FuzzResult r = difffuzz::run_campaign(runtime_under_test(), o);
   if (!r.findings.empty()) {
     const auto& f = r.findings.front();

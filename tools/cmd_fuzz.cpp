@@ -1,9 +1,11 @@
 // seqconf fuzz: differential fuzzing of a runtime against the reference; every disagreement is
 // shrunk and written as a corpus fixture.
+#include <algorithm>
 #include <fstream>
 #include <iostream>
 #include <iterator>
 #include <optional>
+#include <thread>
 
 #include "difffuzz/campaign.h"
 #include "harness/outcome.h"
@@ -18,6 +20,9 @@
 namespace seqconf::cli {
 namespace {
 
+// One thread per core, each with its own runtime (and, isolated, its own worker process).
+size_t default_jobs() { return std::max(1u, std::thread::hardware_concurrency()); }
+
 struct FuzzArgs {
   std::string runtime;
   size_t iterations = 0;
@@ -28,7 +33,8 @@ struct FuzzArgs {
   std::string expectations;
   int max_steps = 8;
   std::optional<bool> isolate;  // unset: isolated unless the runtime is the reference
-  size_t jobs = 1;
+  size_t jobs = default_jobs();
+  size_t batch = difffuzz::kDefaultBatch;
   size_t first_iteration = 0;
   std::string replay;  // a libFuzzer input of fuzz/fuzz_diff.cpp: run the one program it names
 };
@@ -61,6 +67,7 @@ int fuzz_command(const FuzzArgs& args) {
   o.runtime_spec = args.runtime;
   o.log = [](const std::string& line) { std::cout << line << "\n" << std::flush; };
   o.jobs = args.jobs;
+  o.batch = args.batch;
   std::unique_ptr<Runtime> runtime;
   std::optional<reports::Expectations> expectations;
   try {
@@ -158,8 +165,13 @@ const CommandRegistrar kFuzz(35, [](CLI::App& app) {
       ->excludes(in_process);
   cmd->add_option("--jobs,-j", args->jobs,
                   "Threads evaluating programs, each with its own runtime instance (the result "
-                  "does not depend on it; default 1)")
+                  "does not depend on it; default: one per core)")
       ->check(CLI::Range(1, 64));
+  cmd->add_option("--batch", args->batch,
+                  "Programs packed into one model for the runtime under test (the result does "
+                  "not depend on it; default " +
+                      std::to_string(difffuzz::kDefaultBatch) + "; 1: one model per program)")
+      ->check(CLI::Range(1, 1024));
   cmd->callback([args, seed] {
     if (seed->count() == 0 && args->replay.empty()) {
       std::cerr << "seqconf fuzz: --seed or --replay is required\n";
