@@ -310,17 +310,20 @@ ProgramKey program_key(const uint8_t* data, size_t size) {
 
 namespace {
 
+// Shrinks a disagreement greedily: of the candidates of each step, the first in order that
+// still fails the same way is taken. Candidates are tried in windows of one per thread, in
+// parallel, and the first failing one of a window is taken, so the shrunk program, the final
+// evaluation and the count of evaluations are those of trying them one at a time.
 struct Finder {
-  Runtime& reference;
-  Runtime& runtime;
+  std::vector<Runtime*> references;  // one per thread
+  std::vector<Runtime*> runtimes;
   const FuzzOptions& options;
   FuzzResult& result;
 
-  bool same_failure(const Program& p, const std::string& kind, const std::string& op,
+  bool same_failure(const Program& p, const std::string& kind, const std::string& op, size_t w,
                     Evaluation* out) {
-    ++result.shrink_evaluations;
     if (build(p).output_names.empty()) return false;
-    Evaluation e = evaluate(p, reference, runtime);
+    Evaluation e = evaluate(p, *references[w], *runtimes[w]);
     if (e.verdict != Verdict::disagree || e.kind != kind) return false;
     // A crash or a hang names no node: the op it is attributed to (the node the reference
     // rejects, else the last node) may change while shrinking; the shrunk program names it.
@@ -329,41 +332,90 @@ struct Finder {
     return true;
   }
 
+  // The index of the first candidate that fails the same way (its evaluation in *last), or
+  // candidates.size(); *evals counts the candidates up to that one, as trying them one at a
+  // time would.
+  size_t first_failing(const std::vector<Program>& candidates, const std::string& kind,
+                       const std::string& op, Evaluation* last, size_t* evals) {
+    // A crash or a hang forks a new worker: one at a time, with no other thread running.
+    const size_t window = kind == "crash" || kind == "timeout" ? 1 : runtimes.size();
+    for (size_t first = 0; first < candidates.size(); first += window) {
+      const size_t n = std::min(window, candidates.size() - first);
+      std::vector<Evaluation> evaluations(n);
+      std::vector<char> fails(n, 0);
+      auto work = [&](size_t w, size_t k) {
+        fails[k] = same_failure(candidates[first + k], kind, op, w, &evaluations[k]);
+      };
+      if (n == 1) {
+        work(0, 0);
+      } else {
+        std::vector<std::thread> threads;
+        for (size_t k = 0; k < n; ++k) threads.emplace_back(work, k, k);
+        for (auto& t : threads) t.join();
+      }
+      for (size_t k = 0; k < n; ++k)
+        if (fails[k]) {
+          *evals += k + 1;
+          result.shrink_evaluations += k + 1;
+          if (last) *last = std::move(evaluations[k]);
+          return first + k;
+        }
+      *evals += n;
+      result.shrink_evaluations += n;
+    }
+    return candidates.size();
+  }
+
   // RapidCheck shrinking (greedy: the first shrink that still fails the same way), then
   // removal of single steps, folding of a first insert into the source, and removal of source
   // tensors.
   Program shrink(const rc::Shrinkable<Program>& start, const std::string& kind,
                  const std::string& op, Evaluation* last) {
+    const size_t budget = options.max_shrink_evaluations;
     rc::Shrinkable<Program> cur = start;
     size_t evals = 0;
-    for (bool improved = true; improved && evals < options.max_shrink_evaluations;) {
+    for (bool improved = true; improved && evals < budget;) {
       improved = false;
       auto seq = cur.shrinks();
-      while (auto m = seq.next()) {
-        if (++evals > options.max_shrink_evaluations) break;
-        if (same_failure(m->value(), kind, op, last)) {
-          cur = *m;
+      // Windows of shrinks, within the budget; a shrink's value is drawn on this thread.
+      for (bool more = true; more && !improved && evals < budget;) {
+        std::vector<rc::Shrinkable<Program>> window;
+        while (window.size() < runtimes.size() && evals + window.size() < budget) {
+          auto m = seq.next();
+          if (!m) {
+            more = false;
+            break;
+          }
+          window.push_back(std::move(*m));
+        }
+        std::vector<Program> candidates;
+        for (const auto& m : window) candidates.push_back(m.value());
+        const size_t i = first_failing(candidates, kind, op, last, &evals);
+        if (i < candidates.size()) {
+          cur = window[i];
           improved = true;
-          break;
         }
       }
     }
     Program best = cur.value();
-    for (bool again = true; again && evals < options.max_shrink_evaluations;) {
+    for (bool again = true; again && evals < budget;) {
       again = false;
-      for (size_t i = 0; i < best.steps.size() && !again; ++i) {
-        Program cand = best;
-        cand.steps.erase(cand.steps.begin() + static_cast<std::ptrdiff_t>(i));
-        ++evals;
-        if (same_failure(cand, kind, op, last)) {
-          best = std::move(cand);
-          again = true;
-        }
+      std::vector<Program> without_step;
+      for (size_t i = 0; i < best.steps.size(); ++i) {
+        without_step.push_back(best);
+        without_step.back().steps.erase(without_step.back().steps.begin() +
+                                        static_cast<std::ptrdiff_t>(i));
+      }
+      if (const size_t i = first_failing(without_step, kind, op, last, &evals);
+          i < without_step.size()) {
+        best = std::move(without_step[i]);
+        again = true;
+        continue;
       }
       // A first step that inserts into the source sequence becomes one more tensor of the
       // source (SequenceEmpty becomes SequenceConstruct): one node less, the same sequence.
-      if (!again && !best.steps.empty() && best.steps[0].kind == StepKind::insert &&
-          best.steps[0].tensor && best.steps[0].tensor->dtype() == best.elem) {
+      if (!best.steps.empty() && best.steps[0].kind == StepKind::insert && best.steps[0].tensor &&
+          best.steps[0].tensor->dtype() == best.elem) {
         const Step& first = best.steps[0];
         const auto len = static_cast<int64_t>(best.tensors.size());
         int64_t at = len;
@@ -371,30 +423,34 @@ struct Finder {
           at = first.position->int_at(0) < 0 ? first.position->int_at(0) + len
                                              : first.position->int_at(0);
         if (at >= 0 && at <= len && (!first.position || first.position->element_count() == 1)) {
-          Program cand = best;
+          std::vector<Program> folded = {best};
+          Program& cand = folded.front();
           cand.tensors.insert(cand.tensors.begin() + at, *first.tensor);
           if (cand.source == SourceKind::empty) cand.source = SourceKind::construct;
           cand.steps.erase(cand.steps.begin());
-          ++evals;
-          if (same_failure(cand, kind, op, last)) {
+          if (first_failing(folded, kind, op, last, &evals) == 0) {
             best = std::move(cand);
             again = true;
+            continue;
           }
         }
       }
-      for (size_t i = 0; i < best.tensors.size() && !again; ++i) {
+      std::vector<Program> without_tensor;
+      for (size_t i = 0; i < best.tensors.size(); ++i) {
         Program cand = best;
         cand.tensors.erase(cand.tensors.begin() + static_cast<std::ptrdiff_t>(i));
         if (cand.source == SourceKind::construct && cand.tensors.empty()) continue;
-        ++evals;
-        if (same_failure(cand, kind, op, last)) {
-          best = std::move(cand);
-          again = true;
-        }
+        without_tensor.push_back(std::move(cand));
+      }
+      if (const size_t i = first_failing(without_tensor, kind, op, last, &evals);
+          i < without_tensor.size()) {
+        best = std::move(without_tensor[i]);
+        again = true;
       }
     }
     // The final evaluation describes the shrunk program.
-    same_failure(best, kind, op, last);
+    ++result.shrink_evaluations;
+    same_failure(best, kind, op, 0, last);
     return best;
   }
 };
@@ -435,7 +491,9 @@ FuzzResult run_campaign(Runtime& runtime, const FuzzOptions& options) {
     runtimes.push_back(extra.back().get());
   }
   Runtime& reference = *references.front();
-  Finder finder{reference, runtime, options, result};
+  std::vector<Runtime*> reference_ptrs;
+  for (const auto& r : references) reference_ptrs.push_back(r.get());
+  Finder finder{reference_ptrs, runtimes, options, result};
   const auto t0 = std::chrono::steady_clock::now();
   auto elapsed = [&] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -1,9 +1,9 @@
 // Batched evaluation (difffuzz/batch.h):
 //  - a packed model computes each program's outputs exactly as the program's own model does,
 //    for programs in every graph context (If branches read outer-scope names);
-//  - campaigns give the same verdicts, findings and fixture files for any batch size and any
-//    number of threads as the campaign that runs one program per model, with a seeded defect
-//    that gives wrong values and with one that crashes its process inside a batch;
+//  - campaigns give the same verdicts, findings, shrink evaluations and fixture files for any
+//    batch size and any number of threads as the campaign that runs one program per model, with a
+//    seeded defect that gives wrong values and with one that crashes its process inside a batch;
 //  - batches do serve most programs (where few crash), and a crashing batch is split.
 #include <gtest/gtest.h>
 
@@ -121,6 +121,9 @@ void expect_same_campaigns(const std::string& spec, uint64_t seed, size_t iterat
     EXPECT_EQ(b.agree_rejected, a.agree_rejected);
     EXPECT_EQ(b.not_supported, a.not_supported);
     EXPECT_EQ(b.disagreements, a.disagreements);
+    // Shrinking tries candidates on every thread at once and takes the first that fails, as
+    // trying them one at a time does: the same number of evaluations.
+    EXPECT_EQ(b.shrink_evaluations, a.shrink_evaluations);
     EXPECT_EQ(b.programs_by_op, a.programs_by_op);
     EXPECT_EQ(b.agree_outputs_by_op, a.agree_outputs_by_op);
     EXPECT_EQ(b.agree_outputs_by_context, a.agree_outputs_by_context);
