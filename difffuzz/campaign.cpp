@@ -499,7 +499,7 @@ FuzzResult run_campaign(Runtime& runtime, const FuzzOptions& options) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   };
   // Programs hold only nodes the runtime supports (difffuzz/support.h), probed now unless given.
-  result.support = options.support ? *options.support : probe_support(runtime);
+  result.support = options.support ? *options.support : probe_support(runtimes);
   const auto gen = program_gen(options.max_steps, result.support);
   // "kind|op|dtype|context" before and after shrinking -> index in findings
   std::map<std::string, size_t> by_signature;

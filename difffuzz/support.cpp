@@ -1,5 +1,8 @@
 #include "difffuzz/support.h"
 
+#include <atomic>
+#include <thread>
+
 #include "difffuzz/campaign.h"
 
 namespace seqconf::difffuzz {
@@ -48,23 +51,35 @@ Step probe_step(StepKind kind, gens::BodyKind body, DataType d) {
 
 }  // namespace
 
-Support probe_support(Runtime& runtime) {
-  Support support;
-  auto probe = [&](const std::string& node, const Program& p) {
-    const RunResult r = run_on(runtime, build(p));
-    if (!r.ok && r.error.kind == RunError::Kind::not_supported)
-      support.not_supported[{node, p.elem}] = r.error.message;
-  };
+Support probe_support(Runtime& runtime) { return probe_support(std::vector<Runtime*>{&runtime}); }
+
+Support probe_support(const std::vector<Runtime*>& runtimes) {
+  std::vector<std::pair<std::string, Program>> probes;
   for (DataType d : kAllDataTypes) {
-    probe("SequenceEmpty", probe_program(SourceKind::empty, std::nullopt, d));
-    probe("SequenceConstruct", probe_program(SourceKind::construct, std::nullopt, d));
+    probes.emplace_back("SequenceEmpty", probe_program(SourceKind::empty, std::nullopt, d));
+    probes.emplace_back("SequenceConstruct", probe_program(SourceKind::construct, std::nullopt, d));
     for (StepKind kind : {StepKind::insert, StepKind::erase, StepKind::at, StepKind::length,
                           StepKind::concat, StepKind::split})
-      probe(support_node(kind), probe_program(std::nullopt, probe_step(kind, {}, d), d));
+      probes.emplace_back(support_node(kind),
+                          probe_program(std::nullopt, probe_step(kind, {}, d), d));
     for (gens::BodyKind body : map_bodies(d))
-      probe(support_node(StepKind::map, body),
-            probe_program(std::nullopt, probe_step(StepKind::map, body, d), d));
+      probes.emplace_back(support_node(StepKind::map, body),
+                          probe_program(std::nullopt, probe_step(StepKind::map, body, d), d));
   }
+  // One thread per runtime instance.
+  std::vector<RunResult> results(probes.size());
+  std::atomic<size_t> next{0};
+  std::vector<std::thread> threads;
+  for (Runtime* runtime : runtimes)
+    threads.emplace_back([&, runtime] {
+      for (size_t k; (k = next++) < probes.size();)
+        results[k] = run_on(*runtime, build(probes[k].second));
+    });
+  for (auto& t : threads) t.join();
+  Support support;
+  for (size_t k = 0; k < probes.size(); ++k)
+    if (!results[k].ok && results[k].error.kind == RunError::Kind::not_supported)
+      support.not_supported[{probes[k].first, probes[k].second.elem}] = results[k].error.message;
   return support;
 }
 

@@ -10,12 +10,16 @@
 // are those drawn without a probe.
 #pragma once
 
+#include <vector>
+
 #include "difffuzz/program.h"
 #include "runtimes/runtime.h"
 
 namespace seqconf::difffuzz {
 
-// Runs the probe programs on `runtime`, alone each.
+// Runs the probe programs on the runtime, alone each.
 Support probe_support(Runtime& runtime);
+// The same on several instances of the runtime at once, one thread each.
+Support probe_support(const std::vector<Runtime*>& runtimes);
 
 }  // namespace seqconf::difffuzz
