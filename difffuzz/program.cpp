@@ -30,9 +30,17 @@ const char* step_op(StepKind kind) {
 }
 
 const char* placement_name(Placement p) {
-  return p == Placement::initializers ? "initializers"
-         : p == Placement::if_branch  ? "if_branch"
-                                      : "inputs";
+  switch (p) {
+    case Placement::inputs:
+      return "inputs";
+    case Placement::initializers:
+      return "initializers";
+    case Placement::if_branch:
+      return "if_branch";
+    case Placement::loop_body:
+      return "loop_body";
+  }
+  return "?";
 }
 
 namespace {
@@ -98,6 +106,39 @@ void in_if_branch(Builder& b) {
   n = model::node("If", {cond}, outs, "if");
   *n.add_attribute() = model::graph_attribute("then_branch", std::move(then_branch));
   *n.add_attribute() = model::graph_attribute("else_branch", std::move(else_branch));
+  b.out.output_names = outs;
+}
+
+// Moves every node into the body of a Loop that runs once: trip count and condition are new
+// graph inputs fed 1 and true; each graph output becomes a loop-carried value (the body's output
+// of that name), its initial value a new graph input holding an empty value of its type, and
+// the Loop's final value "loop_<name>" is the graph's output. The body reads the graph inputs
+// from the outer scope.
+void in_loop_body(Builder& b, const std::vector<Value>& initial) {
+  onnx::GraphProto& g = *b.g;
+  onnx::GraphProto body;
+  body.set_name("loop_body");
+  *body.add_input() = model::value_info("iteration", tensor_type(DataType::int64, {}));
+  *body.add_input() = model::value_info("cond_in", tensor_type(DataType::bool_, {}));
+  for (const auto& o : g.output())
+    *body.add_input() = model::value_info("carried_" + o.name(), o.type());
+  *body.add_output() = model::value_info("cond_out", tensor_type(DataType::bool_, {}));
+  *body.mutable_node() = g.node();
+  *body.add_node() = model::node("Identity", {"cond_in"}, {"cond_out"}, "loop_cond");
+  for (const auto& o : g.output()) *body.add_output() = o;
+  g.clear_node();
+  const std::string trip = b.input("trip", Tensor::from_values<DataType::int64>({}, {1}));
+  const std::string cond = b.input("cond", Tensor::from_values<DataType::bool_>({}, {1}));
+  std::vector<std::string> ins = {trip, cond}, outs;
+  for (size_t k = 0; k < initial.size(); ++k)
+    ins.push_back(b.input("initial_" + g.output(static_cast<int>(k)).name(), initial[k]));
+  for (auto& o : *g.mutable_output()) {
+    o.set_name("loop_" + o.name());
+    outs.push_back(o.name());
+  }
+  onnx::NodeProto& n = *g.add_node();
+  n = model::node("Loop", ins, outs, "loop");
+  *n.add_attribute() = model::graph_attribute("body", std::move(body));
   b.out.output_names = outs;
 }
 
@@ -193,6 +234,20 @@ BuiltProgram build(const Program& p) {
   if (cur_op == "SequenceEmpty" || cur_op == "SequenceConstruct")
     b.output(cur, sequence_type(p.elem), cur_op);
   if (p.tensors_as == Placement::if_branch) in_if_branch(b);
+  if (p.tensors_as == Placement::loop_body) {
+    // An empty value of each output's type: a sequence without tensors, a tensor of shape [0].
+    std::vector<Value> initial;
+    for (const auto& o : b.g->output()) {
+      const auto& t = o.type();
+      if (t.has_sequence_type())
+        initial.emplace_back(Sequence(
+            static_cast<DataType>(t.sequence_type().elem_type().tensor_type().elem_type())));
+      else
+        initial.emplace_back(
+            Tensor::zeros(static_cast<DataType>(t.tensor_type().elem_type()), {0}));
+    }
+    in_loop_body(b, initial);
+  }
   return std::move(b.out);
 }
 
@@ -201,6 +256,7 @@ std::string describe(const Program& p) {
   os << "elem=" << dtype_name(p.elem) << "; ";
   if (p.tensors_as == Placement::initializers) os << "tensors as initializers; ";
   if (p.tensors_as == Placement::if_branch) os << "in an If's branch; ";
+  if (p.tensors_as == Placement::loop_body) os << "in a Loop's body; ";
   switch (p.source) {
     case SourceKind::input:
       os << "input sequence[" << p.tensors.size() << "]";
@@ -323,6 +379,11 @@ rc::Gen<Program> program_gen(int max_steps, Support support) {
     const bool may_be_invalid = *rc::gen::weightedElement<bool>({{3, false}, {1, true}});
     p.tensors_as = *rc::gen::weightedElement<Placement>(
         {{6, Placement::inputs}, {2, Placement::initializers}, {1, Placement::if_branch}});
+    // Half the control-flow programs run in a Loop's body instead (an extra draw for them
+    // only, so that the other programs stay as they were).
+    if (p.tensors_as == Placement::if_branch &&
+        *rc::gen::weightedElement<bool>({{1, true}, {1, false}}))
+      p.tensors_as = Placement::loop_body;
     // Tensors of one shape make ConcatFromSequence and Add bodies valid more often.
     const bool same_shape =
         !may_be_invalid || *rc::gen::weightedElement<bool>({{3, true}, {1, false}});

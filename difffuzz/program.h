@@ -9,7 +9,8 @@
 //            order (the first output that differs names the first node that went wrong).
 //   tensors: every tensor argument (SequenceConstruct's tensors, inserted tensors, positions,
 //            splits, SplitToSequence's input, SequenceMap's extra tensor) is a graph input, or
-//            an initializer, and the whole chain may run in an If's branch (Placement).
+//            an initializer, and the whole chain may run in an If's branch or a Loop's body
+//            (Placement).
 //
 // Arguments are drawn valid most of the time and invalid on purpose otherwise (positions out of
 // range, a tensor of another element type, bad splits, axes out of range, SequenceMap inputs of
@@ -50,9 +51,13 @@ struct Step {
 // initializers, which a runtime may read and fold while it creates its session (ONNX's shape
 // inference and constant folding see them). Sequences are graph inputs either way. if_branch:
 // graph inputs, and every node in the then_branch of an If (a copy in else_branch) whose
-// condition is a graph input fed true, reading them from the outer scope.
-enum class Placement { inputs, initializers, if_branch };
-// "inputs" | "initializers" | "if_branch": the context in finding ids and counts.
+// condition is a graph input fed true, reading them from the outer scope. loop_body: graph
+// inputs, and every node in the body of a Loop that runs once (trip count and condition graph
+// inputs fed 1 and true), reading them from the outer scope; each output of the chain is a
+// loop-carried value whose initial value (an empty sequence or tensor of its type) is a graph
+// input.
+enum class Placement { inputs, initializers, if_branch, loop_body };
+// "inputs" | "initializers" | "if_branch" | "loop_body": the context in finding ids and counts.
 const char* placement_name(Placement p);
 
 struct Program {

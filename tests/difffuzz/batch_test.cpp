@@ -37,18 +37,18 @@ TEST(Batch, PackedProgramsGiveEachProgramsOwnOutputs) {
   std::vector<BuiltProgram> built;
   std::vector<RunResult> alone;
   std::set<Placement> contexts;
-  for (const Program& p : campaign_programs(300)) {
+  for (const Program& p : campaign_programs(1000)) {
     BuiltProgram b = build(p);
     RunResult r = run_on(*reference, b);
     if (!r.ok) continue;
     contexts.insert(p.tensors_as);
     built.push_back(std::move(b));
     alone.push_back(std::move(r));
-    if (built.size() == 40) break;
+    if (built.size() >= 40 && contexts.size() == 4) break;
   }
-  ASSERT_EQ(built.size(), 40u);
-  // Programs of every context are in the batch, If branches among them.
-  EXPECT_EQ(contexts.size(), 3u);
+  ASSERT_GE(built.size(), 40u);
+  // Programs of every context are in the batch, If branches and Loop bodies among them.
+  EXPECT_EQ(contexts.size(), 4u);
   std::vector<const BuiltProgram*> ptrs;
   for (const auto& b : built) ptrs.push_back(&b);
   const PackedPrograms packed = pack(ptrs);

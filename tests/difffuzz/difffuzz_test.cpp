@@ -80,6 +80,11 @@ TEST(DiffFuzz, ReferenceAgainstItselfFindsNothing) {
   }
   EXPECT_EQ(counted, ops);
   EXPECT_GT(r.agree_outputs, r.agree_rejected);
+  // Every graph context occurs, with programs both sides run to the end.
+  for (const char* context : {"inputs", "initializers", "if_branch", "loop_body"})
+    EXPECT_GT(
+        r.agree_outputs_by_context.count(context) ? r.agree_outputs_by_context.at(context) : 0, 5u)
+        << context;
 }
 
 TEST(DiffFuzz, BrokenInsertIsFoundAndShrunk) {
