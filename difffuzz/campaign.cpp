@@ -1,7 +1,6 @@
 #include "difffuzz/campaign.h"
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -10,6 +9,7 @@
 #include <thread>
 
 #include "difffuzz/batch.h"
+#include "difffuzz/parallel.h"
 #include "difffuzz/support.h"
 #include "generators/generators.h"
 #include "harness/compare.h"
@@ -343,16 +343,9 @@ struct Finder {
       const size_t n = std::min(window, candidates.size() - first);
       std::vector<Evaluation> evaluations(n);
       std::vector<char> fails(n, 0);
-      auto work = [&](size_t w, size_t k) {
+      for_each_parallel(n, n, [&](size_t w, size_t k) {
         fails[k] = same_failure(candidates[first + k], kind, op, w, &evaluations[k]);
-      };
-      if (n == 1) {
-        work(0, 0);
-      } else {
-        std::vector<std::thread> threads;
-        for (size_t k = 0; k < n; ++k) threads.emplace_back(work, k, k);
-        for (auto& t : threads) t.join();
-      }
+      });
       for (size_t k = 0; k < n; ++k)
         if (fails[k]) {
           *evals += k + 1;
@@ -610,19 +603,8 @@ FuzzResult run_campaign(Runtime& runtime, const FuzzOptions& options) {
     std::vector<rc::Shrinkable<Program>> shrinkables;
     std::vector<Slot> slots;
   };
-  // Runs work(w, k) for k in [0, n) on the threads, thread w with its own runtimes.
   auto in_parallel = [&](size_t n, const std::function<void(size_t, size_t)>& work) {
-    if (jobs == 1 || n <= 1) {
-      for (size_t k = 0; k < n; ++k) work(0, k);
-      return;
-    }
-    std::atomic<size_t> next{0};
-    std::vector<std::thread> threads;
-    for (size_t w = 0; w < std::min(jobs, n); ++w)
-      threads.emplace_back([&, w] {
-        for (size_t k; (k = next++) < n;) work(w, k);
-      });
-    for (auto& t : threads) t.join();
+    for_each_parallel(jobs, n, work);
   };
   // The next round's programs; false when the campaign has run its programs or its time.
   size_t generated = 0;

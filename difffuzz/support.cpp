@@ -1,9 +1,7 @@
 #include "difffuzz/support.h"
 
-#include <atomic>
-#include <thread>
-
 #include "difffuzz/campaign.h"
+#include "difffuzz/parallel.h"
 
 namespace seqconf::difffuzz {
 
@@ -68,14 +66,9 @@ Support probe_support(const std::vector<Runtime*>& runtimes) {
   }
   // One thread per runtime instance.
   std::vector<RunResult> results(probes.size());
-  std::atomic<size_t> next{0};
-  std::vector<std::thread> threads;
-  for (Runtime* runtime : runtimes)
-    threads.emplace_back([&, runtime] {
-      for (size_t k; (k = next++) < probes.size();)
-        results[k] = run_on(*runtime, build(probes[k].second));
-    });
-  for (auto& t : threads) t.join();
+  for_each_parallel(runtimes.size(), probes.size(), [&](size_t w, size_t k) {
+    results[k] = run_on(*runtimes[w], build(probes[k].second));
+  });
   Support support;
   for (size_t k = 0; k < probes.size(); ++k)
     if (!results[k].ok && results[k].error.kind == RunError::Kind::not_supported)
