@@ -641,7 +641,7 @@ FuzzResult run_campaign(Runtime& runtime, const FuzzOptions& options) {
   };
   Round current, next;
   for (bool more = generate(current); more;) {
-    std::thread evaluator([&] { evaluate_round(current); });
+    std::thread evaluator = thread_with_limit([&] { evaluate_round(current); });
     more = generate(next);
     evaluator.join();
     // A crash or a timeout is confirmed here, with no other thread running: a worker forked

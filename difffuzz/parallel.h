@@ -1,4 +1,5 @@
-// The one way fuzzing spreads work over its threads.
+// The one way fuzzing spreads work over its threads. Every thread it starts runs under the size
+// limit of the thread that started it (reference/limits.h: the limit belongs to a thread).
 #pragma once
 
 #include <algorithm>
@@ -8,7 +9,17 @@
 #include <thread>
 #include <vector>
 
+#include "reference/limits.h"
+
 namespace seqconf::difffuzz {
+
+// A thread that runs f under the calling thread's size limit.
+inline std::thread thread_with_limit(std::function<void()> f) {
+  return std::thread([f = std::move(f), limit = max_tensor_bytes()] {
+    const TensorLimit installed(limit);
+    f();
+  });
+}
 
 // Runs work(w, k) for every k in [0, n) on up to `workers` threads, w being the thread's index
 // (for the runtimes that are its own); on the calling thread when one thread would do.
@@ -21,9 +32,9 @@ inline void for_each_parallel(size_t workers, size_t n,
   std::atomic<size_t> next{0};
   std::vector<std::thread> threads;
   for (size_t w = 0; w < std::min(workers, n); ++w)
-    threads.emplace_back([&, w] {
+    threads.push_back(thread_with_limit([&, w] {
       for (size_t k; (k = next++) < n;) work(w, k);
-    });
+    }));
   for (auto& t : threads) t.join();
 }
 

@@ -4,7 +4,8 @@
 //  - campaigns give the same verdicts, findings, shrink evaluations and fixture files for any
 //    batch size and any number of threads as the campaign that runs one program per model, with a
 //    seeded defect that gives wrong values and with one that crashes its process inside a batch;
-//  - batches do serve most programs (where few crash), and a crashing batch is split.
+//  - batches do serve most programs (where few crash), and a crashing batch is split;
+//  - the campaign's threads run under the caller's size limit.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -13,6 +14,7 @@
 
 #include "difffuzz/batch.h"
 #include "difffuzz/campaign.h"
+#include "difffuzz/parallel.h"
 #include "harness/compare.h"
 #include "runtimes/isolated.h"
 #include "runtimes/registry.h"
@@ -166,6 +168,18 @@ TEST(Batch, ACrashInABatchIsFoundAsWithoutBatches) {
   bool crash = false;
   for (const auto& f : c.result.findings) crash = crash || f.kind == "crash";
   EXPECT_TRUE(crash);
+}
+
+TEST(Batch, TheThreadsRunUnderTheCallersSizeLimit) {
+  // The limit belongs to a thread (reference/limits.h): a campaign's threads take the caller's,
+  // as fuzz_diff's and seqconf run's limits must reach its evaluations.
+  const TensorLimit limit(4096);
+  std::vector<size_t> seen(6, 0);
+  for_each_parallel(3, seen.size(), [&](size_t, size_t k) { seen[k] = max_tensor_bytes(); });
+  for (size_t bytes : seen) EXPECT_EQ(bytes, 4096u);
+  size_t in_thread = 0;
+  thread_with_limit([&] { in_thread = max_tensor_bytes(); }).join();
+  EXPECT_EQ(in_thread, 4096u);
 }
 
 }  // namespace
