@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "difffuzz/batch.h"
+#include "difffuzz/encoding.h"
 #include "difffuzz/parallel.h"
 #include "difffuzz/support.h"
 #include "generators/generators.h"
@@ -296,10 +297,23 @@ std::string status_of_kind(const std::string& kind) {
 }
 
 std::string reproduce_command(const FuzzOptions& o, size_t iterations) {
+  if (!o.replay.empty())
+    return "seqconf fuzz --runtime " + o.runtime_spec + " --replay " + o.replay + " --out " +
+           (o.out.empty() ? std::string("DIR") : o.out.string());
   return "seqconf fuzz --runtime " + o.runtime_spec + " --seed " + std::to_string(o.seed) +
          (o.first_iteration ? " --first-iteration " + std::to_string(o.first_iteration) : "") +
          " --iterations " + std::to_string(iterations) + " --out " +
          (o.out.empty() ? std::string("DIR") : o.out.string());
+}
+
+rc::Shrinkable<Program> campaign_program(const rc::Gen<Program>& gen, uint64_t seed, size_t i) {
+  return gen(rc::Random(rc::Random::Key{seed, i, 0, 0}), static_cast<int>(i % 100));
+}
+
+Program input_program(const uint8_t* data, size_t size, int max_steps, const Support& support) {
+  if (auto p = decode(data, size)) return std::move(*p);
+  const ProgramKey key = program_key(data, size);
+  return campaign_program(program_gen(max_steps, support), key.seed, key.iteration).value();
 }
 
 ProgramKey program_key(const uint8_t* data, size_t size) {
@@ -609,17 +623,18 @@ FuzzResult run_campaign(Runtime& runtime, const FuzzOptions& options) {
   // The next round's programs; false when the campaign has run its programs or its time.
   size_t generated = 0;
   auto generate = [&](Round& r) {
-    if (options.iterations != 0 && generated >= options.iterations) return false;
+    const size_t iterations = options.program ? 1 : options.iterations;
+    if (iterations != 0 && generated >= iterations) return false;
     if (options.time_budget_s > 0 && elapsed() >= options.time_budget_s) return false;
-    const size_t n =
-        options.iterations == 0 ? round : std::min(round, options.iterations - generated);
+    const size_t n = iterations == 0 ? round : std::min(round, iterations - generated);
     r.first = generated;
     r.shrinkables.clear();
     r.slots.assign(n, Slot{});
     for (size_t k = 0; k < n; ++k) {
-      const size_t i = options.first_iteration + generated + k;
-      const rc::Random random(rc::Random::Key{options.seed, i, 0, 0});
-      r.shrinkables.push_back(gen(random, static_cast<int>(i % 100)));
+      r.shrinkables.push_back(
+          options.program
+              ? rc::shrinkable::just(*options.program)
+              : campaign_program(gen, options.seed, options.first_iteration + generated + k));
       r.slots[k].program = r.shrinkables.back().value();
     }
     generated += n;

@@ -84,7 +84,14 @@ struct FuzzOptions {
   size_t batch_nodes = kDefaultBatchNodes;
   // The runtime's support (difffuzz/support.h); null: probed at the campaign's start.
   std::shared_ptr<const Support> support;
+  // Set: the campaign runs this one program (an encoded libFuzzer input, difffuzz/encoding.h)
+  // instead of generated ones; iterations is then 1, and shrinking removes steps and tensors.
+  std::optional<Program> program;
+  std::string replay;  // the file program or first_iteration came from, for the reproduce command
 };
+
+// Program i of the campaign with this seed, gen being program_gen(max_steps, support).
+rc::Shrinkable<Program> campaign_program(const rc::Gen<Program>& gen, uint64_t seed, size_t i);
 
 // The program a libFuzzer input stands for (fuzz/fuzz_diff.cpp, seqconf fuzz --replay): program
 // `iteration` of the campaign with this seed. The seed is a hash of the bytes and the iteration
@@ -95,6 +102,14 @@ struct ProgramKey {
   size_t iteration = 0;
 };
 ProgramKey program_key(const uint8_t* data, size_t size);
+
+// Program i of the campaign with this seed, gen being program_gen(max_steps, support).
+rc::Shrinkable<Program> campaign_program(const rc::Gen<Program>& gen, uint64_t seed, size_t i);
+
+// The program a libFuzzer input stands for: the program it encodes (difffuzz/encoding.h), else
+// the campaign program its program_key names, drawn with max_steps and support as a campaign
+// with these options draws it.
+Program input_program(const uint8_t* data, size_t size, int max_steps, const Support& support);
 
 struct FuzzFinding {
   std::string id;      // case.json id: fuzz/<op>/kind=<kind>/dtype=<d>/.../context=<c>/h=<hash>

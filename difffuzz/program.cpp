@@ -358,6 +358,116 @@ bool Support::allows(StepKind kind, DataType elem) const {
   return false;
 }
 
+namespace {
+
+// One step for a chain whose sequence holds *len tensors (as far as the generator can tell;
+// *len is updated), or none when the draw gives no step the runtime supports. Draws inside
+// rc::gen::exec.
+std::optional<Step> draw_step(const Support& support, DataType elem, const Shape& elem_shape,
+                              bool may_be_invalid, bool same_shape, size_t* len) {
+  const auto weight = [&](size_t w, StepKind kind) {
+    return support.allows(kind, elem) ? w : size_t{0};
+  };
+  Step s;
+  s.kind = *rc::gen::weightedElement<StepKind>({{weight(3, StepKind::insert), StepKind::insert},
+                                                {weight(2, StepKind::erase), StepKind::erase},
+                                                {weight(2, StepKind::at), StepKind::at},
+                                                {weight(1, StepKind::length), StepKind::length},
+                                                {weight(1, StepKind::concat), StepKind::concat},
+                                                {weight(2, StepKind::split), StepKind::split},
+                                                {weight(2, StepKind::map), StepKind::map}});
+  // A valid program erases from, reads from and concatenates only a non-empty sequence.
+  if (!may_be_invalid && *len == 0 &&
+      (s.kind == StepKind::erase || s.kind == StepKind::at || s.kind == StepKind::concat)) {
+    if (!support.allows(StepKind::insert, elem)) return std::nullopt;
+    s.kind = StepKind::insert;
+  }
+  bool valid = true;
+  switch (s.kind) {
+    case StepKind::insert: {
+      // Clause SequenceInsert.same_type: sometimes another type.
+      const bool mismatch =
+          may_be_invalid && *rc::gen::weightedElement<bool>({{1, true}, {12, false}});
+      const DataType d = mismatch ? *gens::data_type() : elem;
+      s.tensor = gen_element(d, elem_shape, same_shape && d == elem);
+      s.position = gen_position(*len, true, true, may_be_invalid, &valid);
+      if (valid && d == elem) ++*len;
+      break;
+    }
+    case StepKind::erase:
+      s.position = gen_position(*len, false, true, may_be_invalid, &valid);
+      if (valid && *len > 0) --*len;
+      break;
+    case StepKind::at:
+      s.position = gen_position(*len, false, false, may_be_invalid, &valid);
+      break;
+    case StepKind::length:
+      break;
+    case StepKind::concat: {
+      s.new_axis = *rc::gen::element<int64_t>(0, 1);
+      const auto r = static_cast<int64_t>(elem_shape.size()) + s.new_axis;
+      s.axis = *rc::gen::weightedOneOf<int64_t>(
+          {{6, uniform<int64_t>(-std::max<int64_t>(r, 1), std::max<int64_t>(r, 1))},
+           {may_be_invalid ? 1 : 0,
+            gens::invalid_axis(static_cast<size_t>(std::max<int64_t>(r, 1)))}});
+      break;
+    }
+    case StepKind::split: {
+      const Shape shape = *gens::shape(1, 3, 16);
+      s.tensor = *gens::tensor_of(elem, shape);
+      const bool axis_ok =
+          !may_be_invalid || *rc::gen::weightedElement<bool>({{8, true}, {1, false}});
+      const bool axis_set = *rc::gen::weightedElement<bool>({{3, true}, {1, false}});
+      int64_t axis = 0;
+      if (axis_set) {
+        axis = axis_ok ? *gens::valid_axis(shape.size()) : *gens::invalid_axis(shape.size());
+        s.axis = axis;
+      }
+      const auto r = static_cast<int64_t>(shape.size());
+      const int64_t d = axis_ok ? shape[static_cast<size_t>(axis < 0 ? axis + r : axis)] : 1;
+      const bool split_ok =
+          !may_be_invalid || *rc::gen::weightedElement<bool>({{5, true}, {1, false}});
+      const gens::SplitInput in = split_ok ? *gens::valid_split(d) : *gens::invalid_split(d);
+      s.split = in.split;
+      if (*rc::gen::weightedElement<bool>({{1, true}, {1, false}}))
+        s.keepdims = *rc::gen::element<int64_t>(0, 1);
+      break;
+    }
+    case StepKind::map: {
+      std::vector<gens::BodyKind> bodies = map_bodies(elem);
+      bodies.erase(std::remove_if(bodies.begin(), bodies.end(),
+                                  [&](gens::BodyKind b) {
+                                    return !support.allows(support_node(StepKind::map, b), elem);
+                                  }),
+                   bodies.end());
+      s.body = *rc::gen::elementOf(bodies);
+      if (s.body == gens::BodyKind::add_tensor) {
+        s.extra = Value(*gens::tensor_of(elem, {}));
+      } else if (s.body == gens::BodyKind::add_sequence) {
+        // Clause SequenceMap.same_samples: sometimes one more.
+        const size_t m =
+            *len +
+            (may_be_invalid && *rc::gen::weightedElement<bool>({{1, true}, {6, false}}) ? 1 : 0);
+        std::vector<Tensor> v;
+        for (size_t i = 0; i < m; ++i) v.push_back(*gens::tensor_of(elem, elem_shape));
+        s.extra = Value(Sequence(elem, std::move(v)));
+      }
+      break;
+    }
+  }
+  return s;
+}
+
+}  // namespace
+
+rc::Gen<std::optional<Step>> step_gen(const Support& support, DataType elem,
+                                      const Shape& elem_shape, bool may_be_invalid, size_t len) {
+  return rc::gen::exec([=] {
+    size_t n = len;
+    return draw_step(support, elem, elem_shape, may_be_invalid, !may_be_invalid, &n);
+  });
+}
+
 rc::Gen<Program> program_gen(int max_steps, Support support) {
   return rc::gen::exec([max_steps, support = std::move(support)] {
     Program p;
@@ -399,96 +509,9 @@ rc::Gen<Program> program_gen(int max_steps, Support support) {
 
     const int steps = *uniform<int>(1, max_steps + 1);
     for (int k = 0; k < steps; ++k) {
-      Step s;
-      s.kind = *rc::gen::weightedElement<StepKind>({{weight(3, StepKind::insert), StepKind::insert},
-                                                    {weight(2, StepKind::erase), StepKind::erase},
-                                                    {weight(2, StepKind::at), StepKind::at},
-                                                    {weight(1, StepKind::length), StepKind::length},
-                                                    {weight(1, StepKind::concat), StepKind::concat},
-                                                    {weight(2, StepKind::split), StepKind::split},
-                                                    {weight(2, StepKind::map), StepKind::map}});
-      // A valid program erases from, reads from and concatenates only a non-empty sequence.
-      if (!may_be_invalid && len == 0 &&
-          (s.kind == StepKind::erase || s.kind == StepKind::at || s.kind == StepKind::concat)) {
-        if (!support.allows(StepKind::insert, p.elem)) continue;
-        s.kind = StepKind::insert;
-      }
-      bool valid = true;
-      switch (s.kind) {
-        case StepKind::insert: {
-          // Clause SequenceInsert.same_type: sometimes another type.
-          const bool mismatch =
-              may_be_invalid && *rc::gen::weightedElement<bool>({{1, true}, {12, false}});
-          const DataType d = mismatch ? *gens::data_type() : p.elem;
-          s.tensor = gen_element(d, elem_shape, same_shape && d == p.elem);
-          s.position = gen_position(len, true, true, may_be_invalid, &valid);
-          if (valid && d == p.elem) ++len;
-          break;
-        }
-        case StepKind::erase:
-          s.position = gen_position(len, false, true, may_be_invalid, &valid);
-          if (valid && len > 0) --len;
-          break;
-        case StepKind::at:
-          s.position = gen_position(len, false, false, may_be_invalid, &valid);
-          break;
-        case StepKind::length:
-          break;
-        case StepKind::concat: {
-          s.new_axis = *rc::gen::element<int64_t>(0, 1);
-          const auto r = static_cast<int64_t>(elem_shape.size()) + s.new_axis;
-          s.axis = *rc::gen::weightedOneOf<int64_t>(
-              {{6, uniform<int64_t>(-std::max<int64_t>(r, 1), std::max<int64_t>(r, 1))},
-               {may_be_invalid ? 1 : 0,
-                gens::invalid_axis(static_cast<size_t>(std::max<int64_t>(r, 1)))}});
-          break;
-        }
-        case StepKind::split: {
-          const Shape shape = *gens::shape(1, 3, 16);
-          s.tensor = *gens::tensor_of(p.elem, shape);
-          const bool axis_ok =
-              !may_be_invalid || *rc::gen::weightedElement<bool>({{8, true}, {1, false}});
-          const bool axis_set = *rc::gen::weightedElement<bool>({{3, true}, {1, false}});
-          int64_t axis = 0;
-          if (axis_set) {
-            axis = axis_ok ? *gens::valid_axis(shape.size()) : *gens::invalid_axis(shape.size());
-            s.axis = axis;
-          }
-          const auto r = static_cast<int64_t>(shape.size());
-          const int64_t d = axis_ok ? shape[static_cast<size_t>(axis < 0 ? axis + r : axis)] : 1;
-          const bool split_ok =
-              !may_be_invalid || *rc::gen::weightedElement<bool>({{5, true}, {1, false}});
-          const gens::SplitInput in = split_ok ? *gens::valid_split(d) : *gens::invalid_split(d);
-          s.split = in.split;
-          if (*rc::gen::weightedElement<bool>({{1, true}, {1, false}}))
-            s.keepdims = *rc::gen::element<int64_t>(0, 1);
-          break;
-        }
-        case StepKind::map: {
-          std::vector<gens::BodyKind> bodies = map_bodies(p.elem);
-          bodies.erase(std::remove_if(bodies.begin(), bodies.end(),
-                                      [&](gens::BodyKind b) {
-                                        return !support.allows(support_node(StepKind::map, b),
-                                                               p.elem);
-                                      }),
-                       bodies.end());
-          s.body = *rc::gen::elementOf(bodies);
-          if (s.body == gens::BodyKind::add_tensor) {
-            s.extra = Value(*gens::tensor_of(p.elem, {}));
-          } else if (s.body == gens::BodyKind::add_sequence) {
-            // Clause SequenceMap.same_samples: sometimes one more.
-            const size_t m =
-                len + (may_be_invalid && *rc::gen::weightedElement<bool>({{1, true}, {6, false}})
-                           ? 1
-                           : 0);
-            std::vector<Tensor> v;
-            for (size_t i = 0; i < m; ++i) v.push_back(*gens::tensor_of(p.elem, elem_shape));
-            s.extra = Value(Sequence(p.elem, std::move(v)));
-          }
-          break;
-        }
-      }
-      p.steps.push_back(std::move(s));
+      std::optional<Step> s =
+          draw_step(support, p.elem, elem_shape, may_be_invalid, same_shape, &len);
+      if (s) p.steps.push_back(std::move(*s));
     }
     return p;
   });

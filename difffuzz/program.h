@@ -111,4 +111,10 @@ std::string support_node(StepKind kind, gens::BodyKind body = gens::BodyKind::id
 // Generator of whole programs, up to max_steps steps, of the nodes `support` allows.
 rc::Gen<Program> program_gen(int max_steps = 8, Support support = {});
 
+// Generator of one step of program_gen for a sequence of `len` tensors of type elem and (mostly)
+// shape elem_shape, its arguments valid unless may_be_invalid; none when the draw gives no step
+// (difffuzz/mutate.h inserts such steps).
+rc::Gen<std::optional<Step>> step_gen(const Support& support, DataType elem,
+                                      const Shape& elem_shape, bool may_be_invalid, size_t len);
+
 }  // namespace seqconf::difffuzz

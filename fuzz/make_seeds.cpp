@@ -1,7 +1,8 @@
 // Writes the seed corpora of the fuzz targets from the sequence fixtures: every case of the
 // ONNX backend test data that uses a sequence operator, and the generated corpus when present.
 //   fuzz_make_seeds OUT_DIR [ONNX_TESTDATA_ROOT] [CORPUS_ROOT]
-// gives OUT_DIR/{tensor_proto,sequence_proto,model,ops}/<n>.
+// gives OUT_DIR/{tensor_proto,sequence_proto,model,ops}/<n>, and OUT_DIR/diff/<n>: the first
+// programs of a campaign (seed 1), encoded for fuzz_diff's structural mutator.
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -9,6 +10,8 @@
 
 #include "cases/case.h"
 #include "cases/data_dir.h"
+#include "difffuzz/campaign.h"
+#include "difffuzz/encoding.h"
 #include "fuzz/fuzz_common.h"
 
 namespace fs = std::filesystem;
@@ -22,6 +25,8 @@ std::string slurp(const fs::path& p) {
   ss << in.rdbuf();
   return ss.str();
 }
+
+constexpr size_t kDiffSeeds = 100;  // programs of every size (program i has size i % 100)
 
 struct Writer {
   fs::path dir;
@@ -73,8 +78,12 @@ int main(int argc, char** argv) {
   // The ops target reads bytes directly; a few short patterns start it off.
   for (int op = 0; op < 9; ++op)
     ops.put(std::string{static_cast<char>(0), static_cast<char>(op), 3, 2, 1, 1, 2});
+  Writer programs(out / "diff");
+  const auto gen = difffuzz::program_gen();
+  for (size_t i = 0; i < kDiffSeeds; ++i)
+    programs.put(difffuzz::encode(difffuzz::campaign_program(gen, 1, i).value()));
   std::cout << cases.size() << " cases: " << tensors.n << " tensor, " << sequences.n
-            << " sequence, " << models.n << " model, " << ops.n << " ops seeds in " << out.string()
-            << "\n";
+            << " sequence, " << models.n << " model, " << ops.n << " ops, " << programs.n
+            << " diff seeds in " << out.string() << "\n";
   return 0;
 }

@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "difffuzz/campaign.h"
+#include "difffuzz/encoding.h"
 #include "harness/outcome.h"
 #include "reference/error.h"
 #include "reports/expectations.h"
@@ -53,14 +54,21 @@ int fuzz_command(const FuzzArgs& args) {
       std::cerr << "seqconf fuzz: cannot read " << args.replay << "\n";
       return kExitUsage;
     }
-    const auto key =
-        difffuzz::program_key(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
-    o.seed = key.seed;
-    o.first_iteration = key.iteration;
+    const auto* data = reinterpret_cast<const uint8_t*>(bytes.data());
     o.iterations = 1;
     o.time_budget_s = 0;
-    std::cout << "replaying " << terminal_safe(args.replay) << ": program " << key.iteration
-              << " of seed " << key.seed << "\n";
+    // An input of the structural mutator encodes its program; any other names one of a campaign.
+    if ((o.program = difffuzz::decode(data, bytes.size()))) {
+      o.replay = args.replay;
+      std::cout << "replaying " << terminal_safe(args.replay) << ": "
+                << terminal_safe(difffuzz::describe(*o.program)) << "\n";
+    } else {
+      const auto key = difffuzz::program_key(data, bytes.size());
+      o.seed = key.seed;
+      o.first_iteration = key.iteration;
+      std::cout << "replaying " << terminal_safe(args.replay) << ": program " << key.iteration
+                << " of seed " << key.seed << "\n";
+    }
   }
   o.max_steps = args.max_steps;
   o.out = args.out;
@@ -143,9 +151,11 @@ const CommandRegistrar kFuzz(35, [](CLI::App& app) {
       cmd->add_option("--seed", args->seed, "Random seed (same seed and iterations, same run)");
   cmd->add_option("--first-iteration", args->first_iteration,
                   "Index of the first program (default 0): one program of a campaign alone");
-  cmd->add_option("--replay", args->replay,
-                  "Run the one program a libFuzzer input of fuzz_diff names (fuzz/run.sh diff), "
-                  "shrink its disagreement and write it to --out as a fixture")
+  cmd->add_option(
+         "--replay", args->replay,
+         "Run the one program a libFuzzer input of fuzz_diff encodes or names (fuzz/run.sh "
+         "diff), "
+         "shrink its disagreement and write it to --out as a fixture")
       ->excludes(seed)
       ->excludes(it);
   cmd->add_option("--out", args->out, "Folder for the fixtures of the findings")->required();
