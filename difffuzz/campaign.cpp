@@ -640,19 +640,35 @@ FuzzResult run_campaign(Runtime& runtime, const FuzzOptions& options) {
     generated += n;
     return true;
   };
+  // Once judged, a slot keeps what counting and shrinking read: its program and verdict, and
+  // the results of a disagreement. The rest is freed by the evaluation threads, in parallel,
+  // rather than by the thread that generates the next round.
+  auto release = [](Slot& s) {
+    s.built = BuiltProgram();
+    s.reference = RunResult();
+    if (s.evaluation.verdict != Verdict::disagree) {
+      s.evaluation.reference = RunResult();
+      s.evaluation.found = RunResult();
+    }
+  };
   auto evaluate_round = [&](Round& r) {
     in_parallel(r.slots.size(), [&](size_t w, size_t k) {
       r.slots[k].built = build(r.slots[k].program);
       r.slots[k].reference = run_on(*references[w], r.slots[k].built);
       // Unbatched: the runtime runs the program right away (a group of one).
-      if (max_batch == 1) evaluate_group({&r.slots[k]}, *runtimes[w], &counts[w]);
+      if (max_batch == 1) {
+        evaluate_group({&r.slots[k]}, *runtimes[w], &counts[w]);
+        release(r.slots[k]);
+      }
     });
     if (max_batch == 1) return;
     std::vector<Slot*> order;
     for (Slot& s : r.slots) order.push_back(&s);
     const auto groups = batch_groups(order, max_batch, options.batch_nodes);
-    in_parallel(groups.size(),
-                [&](size_t w, size_t g) { evaluate_group(groups[g], *runtimes[w], &counts[w]); });
+    in_parallel(groups.size(), [&](size_t w, size_t g) {
+      evaluate_group(groups[g], *runtimes[w], &counts[w]);
+      for (Slot* s : groups[g]) release(*s);
+    });
   };
   Round current, next;
   for (bool more = generate(current); more;) {

@@ -86,8 +86,9 @@ struct Campaign {
 };
 
 Campaign run(const std::string& spec, uint64_t seed, size_t iterations, size_t batch, size_t jobs) {
-  // One folder for every campaign: the fixtures name it in their reproduce command.
-  const fs::path out = fs::temp_directory_path() / "seqconf-batch";
+  // One folder for every campaign of a runtime: the fixtures name it in their reproduce command.
+  // (ctest runs the tests of different runtimes at the same time.)
+  const fs::path out = fs::temp_directory_path() / ("seqconf-batch-" + spec);
   fs::remove_all(out);
   fs::create_directories(out);
   FuzzOptions o;
