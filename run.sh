@@ -20,7 +20,7 @@ packages=(g++ cmake make pkg-config
   libgtest-dev libgmock-dev librapidcheck-dev libbenchmark-dev
   nlohmann-json3-dev libcli11-dev libfmt-dev
   python3 python3-jsonschema python3-onnx python3-yaml chromium
-  clang-14 libclang-rt-14-dev valgrind)
+  clang-14 libclang-rt-14-dev valgrind libtcmalloc-minimal4)
 
 missing=()
 for p in "${packages[@]}"; do
@@ -43,7 +43,7 @@ if [[ -x tools/setup-runtimes.sh ]]; then
 fi
 
 echo "== building into build/"
-cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSEQCONF_TCMALLOC=ON >/dev/null
 cmake --build build -j"$(nproc)"
 
 if [[ "$mode" == test ]]; then

@@ -7,8 +7,8 @@
 #            Runtime suppressed by tools/sanitize-lsan.supp,
 #            UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1);
 #            JUnit XML in $SEQCONF_ASAN_BUILD/ctest-junit.xml.
-#  valgrind: builds the CLI without sanitizers in $SEQCONF_VALGRIND_BUILD (default build) and
-#            runs `seqconf run --runtime reference --source all` (every ONNX backend fixture
+#  valgrind: builds the CLI without sanitizers (and with glibc's malloc, not tcmalloc) in
+#            $SEQCONF_VALGRIND_BUILD (default build) and runs `seqconf run --runtime reference --source all` (every ONNX backend fixture
 #            and corpus case) under valgrind memcheck. Memory errors and definite or indirect leaks fail; "still reachable"
 #            blocks (protobuf's descriptor pool and other process-lifetime singletons) are not
 #            counted. The log is $SEQCONF_VALGRIND_BUILD/valgrind.log.
@@ -59,7 +59,9 @@ fi
 
 if [[ $steps != asan ]]; then
   echo "== valgrind memcheck: seqconf run --runtime reference --source all"
-  cmake -S . -B "$vg" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+  # memcheck replaces malloc with its own and does not follow tcmalloc's: the CLI is linked
+  # with glibc's malloc for this check (only the link changes), and with tcmalloc again after.
+  cmake -S . -B "$vg" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSEQCONF_TCMALLOC=OFF >/dev/null
   time cmake --build "$vg" -j"$jobs" --target seqconf
   log="$vg/valgrind.log"
   set +e
@@ -68,6 +70,8 @@ if [[ $steps != asan ]]; then
     "$vg/seqconf" run --runtime reference --source all >"$vg/valgrind-run.txt"
   rc=$?
   set -e
+  cmake -S . -B "$vg" -DSEQCONF_TCMALLOC=ON >/dev/null
+  cmake --build "$vg" -j"$jobs" --target seqconf >/dev/null
   tail -1 "$vg/valgrind-run.txt"
   grep -E "ERROR SUMMARY|definitely lost|indirectly lost|still reachable" "$log" || true
   if ((rc == 99)); then
