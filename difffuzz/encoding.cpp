@@ -141,9 +141,10 @@ std::optional<Program> decode(const uint8_t* data, size_t size) {
   const std::string_view bytes(reinterpret_cast<const char*>(data), size);
   if (bytes.substr(0, kProgramMarker.size()) != kProgramMarker) return std::nullopt;
   const auto* begin = data + kProgramMarker.size();
-  const json j = json::from_cbor(begin, data + size, /*strict=*/true, /*allow_exceptions=*/false);
-  if (j.is_discarded() || !j.is_object()) return std::nullopt;
   try {
+    // Some malformed CBOR (an array length beyond the input) throws even without exceptions.
+    const json j = json::from_cbor(begin, data + size, /*strict=*/true, /*allow_exceptions=*/false);
+    if (j.is_discarded() || !j.is_object()) return std::nullopt;
     Program p;
     p.elem = dtype_of(j.at("elem"));
     p.tensors_as = enum_of(j.at("context"), Placement::loop_body);

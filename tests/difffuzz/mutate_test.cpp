@@ -126,6 +126,26 @@ TEST(Encoding, BytesThatAreNoProgramDecodeToNone) {
   for (const auto& [what, change] : cases) EXPECT_FALSE(decode(changed(change))) << what;
 }
 
+TEST(Encoding, CorruptedBytesDecodeToNoneOrToAProgramThatBuilds) {
+  // libFuzzer's byte mutations reach the decoder too: whatever decodes must build (a campaign
+  // builds programs on its evaluation threads, where an exception would end the process).
+  const auto gen = program_gen(8);
+  std::mt19937_64 rng(3);
+  size_t decoded = 0;
+  for (size_t i = 0; i < 3000; ++i) {
+    std::string bytes = encode(draw(gen, i % 300));
+    for (int flips = 1 + static_cast<int>(rng() % 3); flips > 0; --flips) {
+      const size_t at = kProgramMarker.size() + rng() % (bytes.size() - kProgramMarker.size());
+      bytes[at] = static_cast<char>(rng());
+    }
+    const auto p = decode(bytes);
+    if (!p) continue;
+    ++decoded;
+    EXPECT_NO_THROW(build(*p)) << describe(*p);
+  }
+  EXPECT_GT(decoded, 100u);  // some corruptions change only values, and still decode
+}
+
 // Exactly one step of q differs from p's (same count), and that step satisfies `ok`.
 ::testing::AssertionResult one_step_changed(
     const Program& p, const Program& q, const std::function<bool(const Step&, const Step&)>& ok) {
@@ -358,6 +378,7 @@ TEST(Mutate, CrossOverJoinsAPrefixOfOneToASuffixOfTheOther) {
     const Program a = draw(gen, i), b = draw(gen, i + 1000);
     const Program c = cross_over(a, b, i);
     EXPECT_TRUE(same_but_steps(a, c));
+    EXPECT_NO_THROW(build(c));
     bool joined = false;
     for (size_t k = 0; k <= a.steps.size() && k <= c.steps.size() && !joined; ++k) {
       bool ok = true;
