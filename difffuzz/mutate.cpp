@@ -136,9 +136,10 @@ bool move_step(Program& p, Draw& d) {
   return true;
 }
 
-// SPEC (SequenceAt, SequenceErase): "Accepted range for 'position' is in `[-n, n - 1]`";
-// (SequenceInsert) "`[-n, n]`"; "It must be a scalar(tensor of empty shape)"; "position: ...
-// tensor(int32), tensor(int64)"; SequenceInsert's and SequenceErase's position is optional.
+// SPEC (SequenceAt, SequenceErase): "Accepted range for 'position' is in `[-n, n - 1]`, where
+// `n` is the number of tensors in 'input_sequence'." (SequenceInsert: "... `[-n, n]` ...")
+// "It must be a scalar(tensor of empty shape)." Its type is tensor(int32) or tensor(int64);
+// SequenceInsert's and SequenceErase's position is optional.
 bool position(Program& p, Draw& d) {
   const auto with = steps_where(p, [](const Step& s) {
     return s.kind == StepKind::insert || s.kind == StepKind::erase || s.kind == StepKind::at;
@@ -230,10 +231,11 @@ bool type(Program& p, Draw& d) {
   return true;
 }
 
-// SPEC (SplitToSequence): "'split' must contain only positive numbers"; "sum of 'split' must be
-// equal to the dim value at 'axis' specified"; "If 'split' is a scalar, then 'input' will be
-// split into chunks all of size 'split' if possible"; "keepdims ... If input 'split' is
-// specified, this attribute is ignored."; "Accepted range is [-rank, rank-1]".
+// SPEC (SplitToSequence): "'split' must contain only positive numbers." "If 'split' is a
+// scalar, then 'input' will be split into equally sized chunks(if possible)." "In this scenario,
+// the sum of entries in 'split' must be equal to the dimension size of input tensor on 'axis'."
+// keepdims: "If input 'split' is specified, this attribute is ignored." axis: "Accepted range is
+// [-rank, rank-1]."
 bool split(Program& p, Draw& d) {
   const auto with = steps_where(p, [](const Step& s) { return s.kind == StepKind::split; });
   if (with.empty()) return false;
@@ -366,8 +368,9 @@ bool concat(Program& p, Draw& d) {
   return true;
 }
 
-// SPEC (SequenceMap): "the same number of samples"; an additional input is a sequence (iterated
-// per sample) or a tensor (passed whole to every sample).
+// SPEC (SequenceMap): "Inputs can be either tensors or sequences, with the exception of the
+// first input which must be a sequence." "Any other sequence inputs should have the same number
+// of samples."
 bool map(Program& p, Draw& d, const MutateOptions& o) {
   const auto with = steps_where(p, [](const Step& s) { return s.kind == StepKind::map; });
   if (with.empty()) return false;
