@@ -111,8 +111,10 @@ std::vector<size_t> steps_where(const Program& p, Pred pred) {
 bool insert_step(Program& p, Draw& d, const MutateOptions& o) {
   if (p.steps.size() >= kMaxEncodedSteps) return false;
   const size_t at = d.below(p.steps.size() + 1);
-  const auto step =
-      d.from(step_gen(o.support, p.elem, element_shape(p, d), d.one_in(4), lengths(p)[at]));
+  // One draw after the other (in a call's arguments their order would be the compiler's).
+  const Shape shape = element_shape(p, d);
+  const bool may_be_invalid = d.one_in(4);
+  const auto step = d.from(step_gen(o.support, p.elem, shape, may_be_invalid, lengths(p)[at]));
   if (!step) return false;
   p.steps.insert(p.steps.begin() + static_cast<std::ptrdiff_t>(at), *step);
   return true;
@@ -172,7 +174,8 @@ bool position(Program& p, Draw& d) {
       break;
     case 4: {  // not a scalar
       static const Shape shapes[] = {{1}, {2}, {1, 1}, {0}};
-      s.position = int_tensor(type, shapes[d.below(4)], d.between(-n, std::max(hi, -n)));
+      const Shape& shape = shapes[d.below(4)];
+      s.position = int_tensor(type, shape, d.between(-n, std::max(hi, -n)));
       break;
     }
     default: {  // another type than int32 and int64
@@ -289,14 +292,15 @@ bool source(Program& p, Draw& d) {
       p.source = next;
       return true;
     }
-    case 1:
+    case 1: {
       if (p.source == SourceKind::empty || p.tensors.size() >= kMaxEncodedTensors) return false;
+      const size_t at = d.below(p.tensors.size() + 1);
       // Mostly of the sequence's shape (ConcatFromSequence and Add need it), else any.
-      p.tensors.insert(
-          p.tensors.begin() + static_cast<std::ptrdiff_t>(d.below(p.tensors.size() + 1)),
-          d.from(d.one_in(4) ? gens::tensor_of_type(p.elem, 0, 3, 16)
-                             : gens::tensor_of(p.elem, element_shape(p, d))));
+      Tensor t = d.from(d.one_in(4) ? gens::tensor_of_type(p.elem, 0, 3, 16)
+                                    : gens::tensor_of(p.elem, element_shape(p, d)));
+      p.tensors.insert(p.tensors.begin() + static_cast<std::ptrdiff_t>(at), std::move(t));
       return true;
+    }
     default:
       if (p.tensors.empty() || (p.source == SourceKind::construct && p.tensors.size() == 1))
         return false;

@@ -421,8 +421,8 @@ TEST(Mutate, MutationsAloneReachSeededDefects) {
         "split.empty_split_as_absent", "split.keepdims_0_ignored", "map.lengths_unchecked"}) {
     auto runtime = make_runtime(std::string("seeded=") + defect);
     ASSERT_EQ(evaluate(start, *reference, *runtime).verdict, Verdict::agree_outputs) << defect;
-    const size_t found = mutations_to_find(*runtime, start, 3000);
-    EXPECT_GT(found, 0u) << defect << " not reached in 3,000 mutations";
+    const size_t found = mutations_to_find(*runtime, start, 20000);
+    EXPECT_GT(found, 0u) << defect << " not reached in 20,000 mutations";
     std::cout << defect << ": found after " << found << " mutations\n";
   }
 }
