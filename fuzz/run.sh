@@ -4,8 +4,9 @@
 # $SEQCONF_FUZZ_BUILD (default build-fuzz), seeds them from the sequence fixtures (ONNX backend
 # test data, and fixtures/corpus when present), and runs each target in turn for SECONDS
 # seconds (one at a time; 0 only builds and seeds). Targets: tensor_proto sequence_proto model ops
-# diff (default: all). diff is differential: each input names a program of seqconf fuzz, run on
-# the reference and on $SEQCONF_FUZZ_RUNTIME (a --runtime spec such as
+# diff (default: all). diff is differential: each input is a program of seqconf fuzz (encoded,
+# difffuzz/encoding.h, as its structural custom mutator writes them and its seeds are; other bytes
+# name one), run on the reference and on $SEQCONF_FUZZ_RUNTIME (a --runtime spec such as
 # seeded=insert.at_length_goes_front or onnxruntime; unset: the reference itself), and a
 # disagreement is a crash; `seqconf fuzz --replay ARTIFACT --runtime SPEC --out DIR` shrinks it
 # into a fixture. SEQCONF_FUZZ_FLAGS adds libFuzzer flags (e.g. -fork=2).
