@@ -676,11 +676,12 @@ FuzzResult run_campaign(Runtime& runtime, const FuzzOptions& options) {
     more = generate(next);
     evaluator.join();
     // A crash or a timeout is confirmed here, with no other thread running: a worker forked
-    // after a crash while another thread held a lock could hang on that lock.
-    if (jobs > 1)
-      for (Slot& s : current.slots)
-        if (s.evaluation.kind == "crash" || s.evaluation.kind == "timeout")
-          s.evaluation = evaluate(s.program, reference, runtime);
+    // after a crash while another thread held a lock could hang on that lock. Even with one
+    // evaluation thread the next round was being generated beside it (under ASan, whose
+    // allocator lock a fork can inherit held, such hangs were seen).
+    for (Slot& s : current.slots)
+      if (s.evaluation.kind == "crash" || s.evaluation.kind == "timeout")
+        s.evaluation = evaluate(s.program, reference, runtime);
     for (size_t k = 0; k < current.slots.size(); ++k) {
       consider(options.first_iteration + current.first + k, current.shrinkables[k],
                current.slots[k].program, current.slots[k].evaluation);
