@@ -33,8 +33,8 @@ void prefix_names(onnx::GraphProto& g, const std::string& prefix) {
 PackedPrograms pack(const std::vector<const BuiltProgram*>& programs) {
   PackedPrograms p;
   BuiltProgram& out = p.built;
-  out.model = programs.front()->model;
-  onnx::GraphProto& g = *out.model.mutable_graph();
+  onnx::ModelProto model = *programs.front()->model;
+  onnx::GraphProto& g = *model.mutable_graph();
   g.clear_input();
   g.clear_output();
   g.clear_initializer();
@@ -45,7 +45,7 @@ PackedPrograms pack(const std::vector<const BuiltProgram*>& programs) {
   for (size_t k = 0; k < programs.size(); ++k) {
     const BuiltProgram& b = *programs[k];
     const std::string prefix = "p" + std::to_string(k) + "_";
-    onnx::GraphProto one = b.model.graph();
+    onnx::GraphProto one = b.model->graph();
     prefix_names(one, prefix);
     g.mutable_input()->MergeFrom(one.input());
     g.mutable_output()->MergeFrom(one.output());
@@ -59,6 +59,7 @@ PackedPrograms pack(const std::vector<const BuiltProgram*>& programs) {
     out.node_count += b.node_count;
     p.output_offset.push_back(out.output_names.size());
   }
+  out.model = std::make_shared<const onnx::ModelProto>(std::move(model));
   return p;
 }
 

@@ -26,7 +26,7 @@ RunResult run_on(Runtime& rt, const BuiltProgram& b) {
   RunError err;
   std::unique_ptr<PreparedModel> pm;
   try {
-    pm = rt.prepare("fuzz.onnx", b.model, &err);
+    pm = rt.prepare_shared("fuzz.onnx", b.model, &err);
   } catch (const std::exception& e) {
     err.kind = RunError::Kind::internal;
     err.message = e.what();
@@ -286,7 +286,7 @@ Evaluation judge(const BuiltProgram& b, RunResult reference, RunResult found) {
 std::map<std::string, std::string> fixture_files(const Program& p, const Evaluation& e,
                                                  const CaseJson& case_json) {
   const BuiltProgram b = build(p);
-  return case_folder_files(b.model, b.inputs,
+  return case_folder_files(*b.model, b.inputs,
                            e.reference.ok ? e.reference.outputs : std::vector<Value>(), case_json);
 }
 
@@ -585,7 +585,7 @@ FuzzResult run_campaign(Runtime& runtime, const FuzzOptions& options) {
     f.occurrences = 1;
     f.first_iteration = i;
     f.found_after_s = found_after_s;
-    std::string bytes = b.model.SerializeAsString();
+    std::string bytes = b.model->SerializeAsString();
     for (const Value& v : b.inputs) bytes += value_to_bytes(v, TensorEncoding::raw_data);
     char hash[17];
     std::snprintf(hash, sizeof hash, "%016llx", static_cast<unsigned long long>(fnv1a(bytes)));

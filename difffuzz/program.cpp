@@ -51,6 +51,7 @@ using model::tensor_type;
 class Builder {
  public:
   BuiltProgram out;
+  onnx::ModelProto model;  // out.model once built
   onnx::GraphProto* g = nullptr;
   Placement tensors_as = Placement::inputs;
 
@@ -144,8 +145,8 @@ void in_loop_body(Builder& b, const std::vector<Value>& initial) {
 
 BuiltProgram build(const Program& p) {
   Builder b;
-  b.out.model = model::make_model(onnx::GraphProto(), 17, "seqconf-fuzz");
-  b.g = b.out.model.mutable_graph();
+  b.model = model::make_model(onnx::GraphProto(), 17, "seqconf-fuzz");
+  b.g = b.model.mutable_graph();
   b.g->set_name("fuzz");
   b.tensors_as = p.tensors_as;
 
@@ -248,6 +249,7 @@ BuiltProgram build(const Program& p) {
     }
     in_loop_body(b, initial);
   }
+  b.out.model = std::make_shared<const onnx::ModelProto>(std::move(b.model));
   return std::move(b.out);
 }
 

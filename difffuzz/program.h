@@ -73,7 +73,7 @@ const char* step_op(StepKind kind);
 
 // One model (IR 8, opset 17) and its inputs in the order of the graph inputs.
 struct BuiltProgram {
-  onnx::ModelProto model;
+  std::shared_ptr<const onnx::ModelProto> model;  // shared with the runtimes that keep it
   std::vector<std::string> input_names;
   std::vector<Value> inputs;
   std::vector<std::string> output_names;

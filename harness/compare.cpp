@@ -33,59 +33,64 @@ std::string index_of(size_t flat, const Shape& shape) {
   return shape_to_string(idx);
 }
 
-// Element i of a tensor as text, and whether elements i of e and a agree.
-struct ElementCheck {
-  bool equal;
-  std::string expected, actual;
-};
-
-ElementCheck check_element(const Tensor& e, const Tensor& a, size_t i, const Tolerance& tol) {
-  return visit_dtype(e.dtype(), [&](auto tag) -> ElementCheck {
+// Whether elements i of e and a agree (tensors of one element type).
+bool element_equal(const Tensor& e, const Tensor& a, size_t i, const Tolerance& tol) {
+  return visit_dtype(e.dtype(), [&](auto tag) -> bool {
     constexpr DataType D = decltype(tag)::value;
     using T = storage_t<D>;
     if constexpr (D == DataType::string) {
-      return {e.string_at(i) == a.string_at(i), "\"" + e.string_at(i) + "\"",
-              "\"" + a.string_at(i) + "\""};
+      return e.string_at(i) == a.string_at(i);
     } else if constexpr (is_half_v<T>) {
-      const float x = half_to_float(e.data<T>()[i]), y = half_to_float(a.data<T>()[i]);
-      return {close(x, y, tol), fmt_double(x), fmt_double(y)};
+      return close(half_to_float(e.data<T>()[i]), half_to_float(a.data<T>()[i]), tol);
     } else if constexpr (D == DataType::float32 || D == DataType::float64) {
-      const double x = e.data<T>()[i], y = a.data<T>()[i];
-      return {close(x, y, tol), fmt_double(x), fmt_double(y)};
+      return close(e.data<T>()[i], a.data<T>()[i], tol);
     } else if constexpr (D == DataType::complex64 || D == DataType::complex128) {
       const T x = e.data<T>()[i], y = a.data<T>()[i];
-      auto text = [](const T& z) {
-        return "(" + fmt_double(z.real()) + "," + fmt_double(z.imag()) + ")";
-      };
-      return {close(x.real(), y.real(), tol) && close(x.imag(), y.imag(), tol), text(x), text(y)};
+      return close(x.real(), y.real(), tol) && close(x.imag(), y.imag(), tol);
     } else {
-      const T x = e.data<T>()[i], y = a.data<T>()[i];
-      return {x == y, std::to_string(x), std::to_string(y)};
+      return e.data<T>()[i] == a.data<T>()[i];
     }
   });
 }
 
+// Element i of a tensor as text, for the message of a mismatch.
+std::string element_text(const Tensor& t, size_t i) {
+  return visit_dtype(t.dtype(), [&](auto tag) -> std::string {
+    constexpr DataType D = decltype(tag)::value;
+    using T = storage_t<D>;
+    if constexpr (D == DataType::string) {
+      return "\"" + t.string_at(i) + "\"";
+    } else if constexpr (is_half_v<T>) {
+      return fmt_double(half_to_float(t.data<T>()[i]));
+    } else if constexpr (D == DataType::float32 || D == DataType::float64) {
+      return fmt_double(t.data<T>()[i]);
+    } else if constexpr (D == DataType::complex64 || D == DataType::complex128) {
+      const T z = t.data<T>()[i];
+      return "(" + fmt_double(z.real()) + "," + fmt_double(z.imag()) + ")";
+    } else {
+      return std::to_string(t.data<T>()[i]);
+    }
+  });
+}
+
+// where() names the tensor in the message: built only when the tensors differ.
+template <class Where>
 Comparison compare_tensor(const Tensor& e, const Tensor& a, const Tolerance& tol,
-                          const std::string& where) {
+                          const Where& where) {
   if (e.dtype() != a.dtype())
     return fail(Reason::dtype_mismatch,
-                where + ": expected " + e.describe() + ", got " + a.describe());
+                where() + ": expected " + e.describe() + ", got " + a.describe());
   if (e.shape() != a.shape())
-    return fail(Reason::shape_mismatch, where + ": expected shape " + shape_to_string(e.shape()) +
+    return fail(Reason::shape_mismatch, where() + ": expected shape " + shape_to_string(e.shape()) +
                                             ", got " + shape_to_string(a.shape()) + " (" +
                                             e.describe() + ")");
   size_t bad = 0, first = 0;
-  ElementCheck first_check{true, {}, {}};
-  for (size_t i = 0; i < e.element_count(); ++i) {
-    ElementCheck c = check_element(e, a, i, tol);
-    if (!c.equal && bad++ == 0) {
-      first = i;
-      first_check = std::move(c);
-    }
-  }
+  for (size_t i = 0; i < e.element_count(); ++i)
+    if (!element_equal(e, a, i, tol) && bad++ == 0) first = i;
   if (!bad) return {};
-  std::string msg = where + " element " + std::to_string(first) + " " + index_of(first, e.shape()) +
-                    ": expected " + first_check.expected + ", got " + first_check.actual;
+  std::string msg = where() + " element " + std::to_string(first) + " " +
+                    index_of(first, e.shape()) + ": expected " + element_text(e, first) + ", got " +
+                    element_text(a, first);
   if (is_floating(e.dtype()))
     msg += " (rtol " + fmt_double(tol.rtol) + ", atol " + fmt_double(tol.atol) + ")";
   msg +=
@@ -104,7 +109,7 @@ Comparison compare_value(const Value& e, const Value& a, const Tolerance& tol,
   if (kind_of(e) != kind_of(a))
     return fail(Reason::kind_mismatch, where + ": expected a " + kind_of(e) + " " + e.describe() +
                                            ", got a " + kind_of(a) + " " + a.describe());
-  if (e.is_tensor()) return compare_tensor(e.tensor(), a.tensor(), tol, where);
+  if (e.is_tensor()) return compare_tensor(e.tensor(), a.tensor(), tol, [&] { return where; });
   if (e.is_sequence()) {
     const Sequence &se = e.sequence(), &sa = a.sequence();
     if (se.elem_type() != sa.elem_type())
@@ -115,8 +120,8 @@ Comparison compare_value(const Value& e, const Value& a, const Tolerance& tol,
                                                std::to_string(se.size()) + ", got length " +
                                                std::to_string(sa.size()));
     for (size_t i = 0; i < se.size(); ++i) {
-      Comparison c =
-          compare_tensor(se.at(i), sa.at(i), tol, where + " sequence item " + std::to_string(i));
+      Comparison c = compare_tensor(se.at(i), sa.at(i), tol,
+                                    [&] { return where + " sequence item " + std::to_string(i); });
       if (!c.ok) return c;
     }
     return {};

@@ -54,12 +54,17 @@ RunError run_error_from(const Error& e) {
 
 std::string ReferenceRuntime::version() const { return SEQCONF_VERSION; }
 
-std::unique_ptr<PreparedModel> ReferenceRuntime::prepare(const std::filesystem::path&,
+std::unique_ptr<PreparedModel> ReferenceRuntime::prepare(const std::filesystem::path& model_path,
                                                          const onnx::ModelProto& model,
                                                          RunError* error) {
+  return prepare_shared(model_path, std::make_shared<const onnx::ModelProto>(model), error);
+}
+
+std::unique_ptr<PreparedModel> ReferenceRuntime::prepare_shared(
+    const std::filesystem::path&, std::shared_ptr<const onnx::ModelProto> model, RunError* error) {
   try {
-    return std::make_unique<ReferencePrepared>(interp::InterpretedModel::prepare(model), policy_,
-                                               kernel_);
+    return std::make_unique<ReferencePrepared>(interp::InterpretedModel::prepare(std::move(model)),
+                                               policy_, kernel_);
   } catch (const Error& e) {
     if (error) *error = run_error_from(e);
   } catch (const std::exception& e) {

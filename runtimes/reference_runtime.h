@@ -26,6 +26,9 @@ class ReferenceRuntime : public Runtime {
   // invalid_input, and code = the reference's stable error code name.
   std::unique_ptr<PreparedModel> prepare(const std::filesystem::path& model_path,
                                          const onnx::ModelProto& model, RunError* error) override;
+  std::unique_ptr<PreparedModel> prepare_shared(const std::filesystem::path& model_path,
+                                                std::shared_ptr<const onnx::ModelProto> model,
+                                                RunError* error) override;
 
  private:
   Policy policy_;

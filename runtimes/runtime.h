@@ -89,6 +89,13 @@ class Runtime {
   virtual std::unique_ptr<PreparedModel> prepare(const std::filesystem::path& model_path,
                                                  const onnx::ModelProto& model,
                                                  RunError* error) = 0;
+  // The same for a model the caller shares: a runtime that keeps its model while the prepared
+  // one lives (the reference) keeps this one rather than a copy.
+  virtual std::unique_ptr<PreparedModel> prepare_shared(
+      const std::filesystem::path& model_path, std::shared_ptr<const onnx::ModelProto> model,
+      RunError* error) {
+    return prepare(model_path, *model, error);
+  }
 };
 
 }  // namespace seqconf

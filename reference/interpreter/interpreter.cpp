@@ -113,20 +113,21 @@ std::shared_ptr<const GraphProgram> prepare_graph(const onnx::GraphProto* graph,
 
 PreparedNode resolve_node(const onnx::NodeProto& n, size_t index,
                           const std::map<std::string, int64_t>& opsets) {
-  const std::string label = node_label(n, index);
+  // The label names the node in errors only: built when one is thrown.
+  auto label = [&] { return node_label(n, index); };
   const std::string domain = n.domain() == "ai.onnx" ? "" : n.domain();
   auto imp = opsets.find(domain);
   if (imp == opsets.end())
     throw Error(ErrorCode::invalid_model,
-                label + ": domain '" + n.domain() + "' is not among the model's opset imports");
+                label() + ": domain '" + n.domain() + "' is not among the model's opset imports");
   if (!domain.empty())
-    throw Error(ErrorCode::not_supported, label + ": domain '" + domain + "' (version " +
+    throw Error(ErrorCode::not_supported, label() + ": domain '" + domain + "' (version " +
                                               std::to_string(imp->second) +
                                               ") is not implemented by the reference");
   const int64_t v = imp->second;
   auto it = op_table().find(n.op_type());
   if (it == op_table().end())
-    throw Error(ErrorCode::not_supported, label + ": operator " + n.op_type() + " (opset " +
+    throw Error(ErrorCode::not_supported, label() + ": operator " + n.op_type() + " (opset " +
                                               std::to_string(v) +
                                               ") is not implemented by the reference");
   const OpEntry& e = it->second;
@@ -134,22 +135,23 @@ PreparedNode resolve_node(const onnx::NodeProto& n, size_t index,
   for (int64_t s : e.since)
     if (s <= v) since = std::max(since, s);
   if (since == 0)
-    throw Error(ErrorCode::invalid_model, label + ": operator " + n.op_type() +
+    throw Error(ErrorCode::invalid_model, label() + ": operator " + n.op_type() +
                                               " does not exist in opset " + std::to_string(v) +
                                               " (it appears in opset " +
                                               std::to_string(e.since.front()) + ")");
   if (since < e.min_impl)
-    throw Error(ErrorCode::not_supported, label + ": " + n.op_type() + "-" + std::to_string(since) +
-                                              " (opset " + std::to_string(v) +
-                                              ") is not implemented by the reference (only from " +
-                                              n.op_type() + "-" + std::to_string(e.min_impl) + ")");
+    throw Error(ErrorCode::not_supported,
+                label() + ": " + n.op_type() + "-" + std::to_string(since) + " (opset " +
+                    std::to_string(v) + ") is not implemented by the reference (only from " +
+                    n.op_type() + "-" + std::to_string(e.min_impl) + ")");
   PreparedNode pn;
   pn.node = &n;
   pn.since = since;
   pn.op = &e;
   pn.signature = find_signature(n.op_type(), since);
   if (!pn.signature)
-    throw Error(ErrorCode::not_supported, label + ": " + n.op_type() + "-" + std::to_string(since) +
+    throw Error(ErrorCode::not_supported, label() + ": " + n.op_type() + "-" +
+                                              std::to_string(since) +
                                               " has no row in the type table "
                                               "(reference/interpreter/type_constraints.cpp)");
   check_node_arity(*pn.signature, {n.input().begin(), n.input().end()},
@@ -159,7 +161,7 @@ PreparedNode resolve_node(const onnx::NodeProto& n, size_t index,
     for (const auto& a : n.attribute())
       if (a.name() == ga) found = &a;
     if (!found || !found->has_g())
-      throw Error(ErrorCode::invalid_model, label + ": graph attribute '" + ga + "' is missing");
+      throw Error(ErrorCode::invalid_model, label() + ": graph attribute '" + ga + "' is missing");
   }
   return pn;
 }
@@ -171,59 +173,65 @@ std::shared_ptr<const GraphProgram> prepare_graph(const onnx::GraphProto* graph,
   auto g = std::make_unique<PreparedGraph>();
   g->owner = owner;
   g->graph = graph;
-  const std::string gname = "graph '" + graph->name() + "'";
+  auto gname = [&] { return "graph '" + graph->name() + "'"; };
   // Names defined in this graph, and by whom (-1: input or initializer).
   std::map<std::string, int> producer;
-  auto define = [&](const std::string& name, int who, const std::string& by) {
+  // by() names the definer in the error only.
+  auto define = [&](const std::string& name, int who, const auto& by) {
     if (name.empty()) return;
     if (!producer.emplace(name, who).second && who >= 0)
       throw Error(ErrorCode::invalid_model,
-                  gname + ": '" + name + "' is defined twice (again by " + by + ")");
+                  gname() + ": '" + name + "' is defined twice (again by " + by() + ")");
   };
   // An empty name means "absent" (an omitted optional input or output of a node); a graph's own
   // inputs, initializers and outputs are values and need names.
   auto require_name = [&](const std::string& name, const char* what, int index) {
     if (name.empty())
       throw Error(ErrorCode::invalid_model,
-                  gname + ": " + what + " " + std::to_string(index) + " has the empty name \"\"");
+                  gname() + ": " + what + " " + std::to_string(index) + " has the empty name \"\"");
   };
   for (int i = 0; i < graph->input_size(); ++i) {
     require_name(graph->input(i).name(), "input", i);
-    define(graph->input(i).name(), -1, "an input");
+    define(graph->input(i).name(), -1, [] { return "an input"; });
   }
   for (int i = 0; i < graph->output_size(); ++i) require_name(graph->output(i).name(), "output", i);
   for (int i = 0; i < graph->initializer_size(); ++i) {
     const auto& init = graph->initializer(i);
     require_name(init.name(), "initializer", i);
-    define(init.name(), -1, "an initializer");
+    define(init.name(), -1, [] { return "an initializer"; });
     g->initializers.emplace_back(init.name(), Value(tensor_from_proto(init)));
   }
   if (graph->sparse_initializer_size())
-    throw Error(ErrorCode::not_supported, gname + ": sparse initializers are not supported");
+    throw Error(ErrorCode::not_supported, gname() + ": sparse initializers are not supported");
   const int n = graph->node_size();
   for (int i = 0; i < n; ++i)
     for (const auto& o : graph->node(i).output())
-      define(o, i, node_label(graph->node(i), static_cast<size_t>(i)));
+      define(o, i, [&] { return node_label(graph->node(i), static_cast<size_t>(i)); });
 
-  std::set<std::string> visible = outer;
-  for (const auto& [name, who] : producer) visible.insert(name);
+  // The names a subgraph may read: the enclosing graphs' and this one's (built for the first
+  // subgraph).
+  std::optional<std::set<std::string>> visible;
 
   std::vector<PreparedNode> nodes;
   std::set<std::string> free;
   std::vector<std::vector<int>> deps(static_cast<size_t>(n));
   for (int i = 0; i < n; ++i) {
     const auto& node = graph->node(i);
-    const std::string label = node_label(node, static_cast<size_t>(i));
+    auto label = [&] { return node_label(node, static_cast<size_t>(i)); };
     PreparedNode pn = resolve_node(node, static_cast<size_t>(i), opsets);
     std::vector<std::string> reads(node.input().begin(), node.input().end());
     for (const auto& a : node.attribute()) {
       if (a.has_g()) {
-        auto sub = prepare_graph(&a.g(), owner, opsets, visible);
+        if (!visible) {
+          visible = outer;
+          for (const auto& [name, who] : producer) visible->insert(name);
+        }
+        auto sub = prepare_graph(&a.g(), owner, opsets, *visible);
         for (const auto& f : sub->free_names()) reads.push_back(f);
         pn.subgraphs[a.name()] = sub;
       } else if (a.graphs_size()) {
-        throw Error(ErrorCode::not_supported,
-                    label + ": attribute '" + a.name() + "' holds a list of graphs, not supported");
+        throw Error(ErrorCode::not_supported, label() + ": attribute '" + a.name() +
+                                                  "' holds a list of graphs, not supported");
       }
     }
     for (const auto& r : reads) {
@@ -235,7 +243,7 @@ std::shared_ptr<const GraphProgram> prepare_graph(const onnx::GraphProto* graph,
         free.insert(r);
       } else {
         throw Error(ErrorCode::invalid_model,
-                    gname + ": " + label + " reads '" + r +
+                    gname() + ": " + label() + " reads '" + r +
                         "', which no node, input, initializer or enclosing graph defines");
       }
     }
@@ -248,7 +256,7 @@ std::shared_ptr<const GraphProgram> prepare_graph(const onnx::GraphProto* graph,
       continue;
     }
     throw Error(ErrorCode::invalid_model,
-                gname + ": output '" + out.name() + "' is not defined by any node or input");
+                gname() + ": output '" + out.name() + "' is not defined by any node or input");
   }
   // Topological order, keeping the file order among ready nodes.
   std::vector<int> pending(static_cast<size_t>(n), 0);
@@ -264,7 +272,7 @@ std::shared_ptr<const GraphProgram> prepare_graph(const onnx::GraphProto* graph,
   while (!ready.empty()) {
     const int i = *ready.begin();
     ready.erase(ready.begin());
-    g->nodes.push_back(nodes[static_cast<size_t>(i)]);
+    g->nodes.push_back(std::move(nodes[static_cast<size_t>(i)]));
     for (int u : users[static_cast<size_t>(i)])
       if (--pending[static_cast<size_t>(u)] == 0) ready.insert(u);
   }
@@ -273,7 +281,7 @@ std::shared_ptr<const GraphProgram> prepare_graph(const onnx::GraphProto* graph,
     for (int i = 0; i < n; ++i)
       if (pending[static_cast<size_t>(i)])
         stuck += (stuck.empty() ? "" : ", ") + node_label(graph->node(i), static_cast<size_t>(i));
-    throw Error(ErrorCode::invalid_model, gname + ": the nodes form a cycle: " + stuck);
+    throw Error(ErrorCode::invalid_model, gname() + ": the nodes form a cycle: " + stuck);
   }
   g->free_names.assign(free.begin(), free.end());
   return std::make_shared<const GraphProgram>(std::move(g));
@@ -294,27 +302,28 @@ std::shared_ptr<const GraphProgram> GraphProgram::prepare(
                        std::set<std::string>(outer_names.begin(), outer_names.end()));
 }
 
-Value coerce_to_declared(const Value& v, const onnx::TypeProto& declared, const std::string& what) {
+Value coerce_to_declared(const Value& v, const onnx::TypeProto& declared,
+                         const std::function<std::string()>& what) {
   if (declared.has_optional_type()) {
     if (v.is_optional()) return v;
     return make_optional(v);
   }
   if (declared.has_tensor_type()) {
-    const Tensor& t = v.tensor(what);
+    const Tensor& t = v.is_tensor() ? v.tensor() : v.tensor(what());
     const int32_t e = declared.tensor_type().elem_type();
     if (e != 0 && e != static_cast<int32_t>(t.dtype()))
-      throw Error(ErrorCode::element_type_mismatch, what + " is " + t.describe() +
+      throw Error(ErrorCode::element_type_mismatch, what() + " is " + t.describe() +
                                                         " but the graph declares tensor(" +
                                                         dtype_name_any(e) + ")");
     return v;
   }
   if (declared.has_sequence_type()) {
-    const Sequence& s = v.sequence(what);
+    const Sequence& s = v.is_sequence() ? v.sequence() : v.sequence(what());
     const auto& et = declared.sequence_type().elem_type();
     if (et.has_tensor_type() && et.tensor_type().elem_type() != 0 &&
         et.tensor_type().elem_type() != static_cast<int32_t>(s.elem_type()))
       throw Error(ErrorCode::element_type_mismatch,
-                  what + " is " + s.describe() + " but the graph declares seq(tensor(" +
+                  what() + " is " + s.describe() + " but the graph declares seq(tensor(" +
                       dtype_name_any(et.tensor_type().elem_type()) + "))");
     return v;
   }
@@ -362,10 +371,9 @@ std::vector<Value> GraphProgram::run(const std::vector<Value>& inputs, const Sco
   for (const auto& [name, v] : g_->initializers) scope.set(name, v);
   for (size_t i = 0; i < inputs.size(); ++i) {
     const auto& decl = graph.input(static_cast<int>(i));
-    scope.set(decl.name(), decl.has_type() ? coerce_to_declared(inputs[i], decl.type(),
-                                                                "graph '" + graph.name() +
-                                                                    "' input '" + decl.name() + "'")
-                                           : inputs[i]);
+    auto what = [&] { return "graph '" + graph.name() + "' input '" + decl.name() + "'"; };
+    scope.set(decl.name(),
+              decl.has_type() ? coerce_to_declared(inputs[i], decl.type(), what) : inputs[i]);
   }
   for (const PreparedNode& pn : g_->nodes) {
     const onnx::NodeProto& node = *pn.node;
@@ -439,16 +447,19 @@ std::map<std::string, int64_t> model_opsets(const onnx::ModelProto& model) {
 }
 
 InterpretedModel InterpretedModel::prepare(const onnx::ModelProto& model) {
+  return prepare(std::make_shared<const onnx::ModelProto>(model));
+}
+
+InterpretedModel InterpretedModel::prepare(std::shared_ptr<const onnx::ModelProto> model) {
   InterpretedModel m;
-  auto copy = std::make_shared<const onnx::ModelProto>(model);
-  m.model_ = copy;
-  const auto opsets = model_opsets(*copy);
+  m.model_ = model;
+  const auto opsets = model_opsets(*model);
   m.opset_ = opsets.at("");
-  m.program_ = prepare_graph(&copy->graph(), copy, opsets, {});
+  m.program_ = prepare_graph(&model->graph(), model, opsets, {});
   std::set<std::string> inits;
-  for (const auto& i : copy->graph().initializer()) inits.insert(i.name());
-  for (int i = 0; i < copy->graph().input_size(); ++i) {
-    const auto& in = copy->graph().input(i);
+  for (const auto& i : model->graph().initializer()) inits.insert(i.name());
+  for (int i = 0; i < model->graph().input_size(); ++i) {
+    const auto& in = model->graph().input(i);
     if (inits.count(in.name())) continue;
     m.input_names_.push_back(in.name());
     m.input_types_.push_back(in.type());

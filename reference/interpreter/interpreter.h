@@ -89,7 +89,8 @@ class GraphProgram {
 // A validated model. Inputs are the graph inputs that have no initializer, in graph order.
 class InterpretedModel {
  public:
-  static InterpretedModel prepare(const onnx::ModelProto& model);
+  static InterpretedModel prepare(const onnx::ModelProto& model);  // keeps a copy of the model
+  static InterpretedModel prepare(std::shared_ptr<const onnx::ModelProto> model);  // keeps this one
 
   const std::vector<std::string>& input_names() const { return input_names_; }
   const std::vector<onnx::TypeProto>& input_types() const { return input_types_; }
@@ -123,7 +124,8 @@ std::vector<std::string> ops_used(const onnx::GraphProto& graph);
 std::vector<std::pair<std::string, int64_t>> implemented_operator_versions();
 
 // Adapts a value to a declared type where ONNX does so implicitly: a tensor or sequence bound
-// to an optional-typed graph input is wrapped in an optional.
-Value coerce_to_declared(const Value& v, const onnx::TypeProto& declared, const std::string& what);
+// to an optional-typed graph input is wrapped in an optional. what() names the value in an error.
+Value coerce_to_declared(const Value& v, const onnx::TypeProto& declared,
+                         const std::function<std::string()>& what);
 
 }  // namespace seqconf::interp

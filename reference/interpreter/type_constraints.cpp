@@ -591,23 +591,24 @@ void type_violation(const OperatorSignature& sig, std::string_view node_name,
 }
 
 void check_node_arity(const OperatorSignature& sig, const std::vector<std::string>& inputs,
-                      size_t output_count, const std::string& label) {
-  const std::string name = std::string(sig.op) + "-" + std::to_string(sig.since_version);
+                      size_t output_count, const std::function<std::string()>& label) {
+  // Names for the messages, built only when one is thrown.
+  auto name = [&] { return std::string(sig.op) + "-" + std::to_string(sig.since_version); };
   if (inputs.size() > sig.max_inputs())
-    throw Error(ErrorCode::invalid_model, label + ": the node has " +
-                                              std::to_string(inputs.size()) + " inputs; " + name +
+    throw Error(ErrorCode::invalid_model, label() + ": the node has " +
+                                              std::to_string(inputs.size()) + " inputs; " + name() +
                                               " takes at most " + std::to_string(sig.max_inputs()));
   if (output_count > sig.max_outputs())
-    throw Error(ErrorCode::invalid_model, label + ": the node has " + std::to_string(output_count) +
-                                              " outputs; " + name + " has at most " +
-                                              std::to_string(sig.max_outputs()));
+    throw Error(ErrorCode::invalid_model, label() + ": the node has " +
+                                              std::to_string(output_count) + " outputs; " + name() +
+                                              " has at most " + std::to_string(sig.max_outputs()));
   size_t min_outputs = 0;
   for (const auto& f : sig.outputs)
     min_outputs += f.option == F::single ? 1 : f.option == F::variadic ? f.min_arity : 0;
   if (output_count < min_outputs)
-    throw Error(ErrorCode::invalid_model, label + ": the node has " + std::to_string(output_count) +
-                                              " outputs; " + name + " has at least " +
-                                              std::to_string(min_outputs));
+    throw Error(ErrorCode::invalid_model, label() + ": the node has " +
+                                              std::to_string(output_count) + " outputs; " + name() +
+                                              " has at least " + std::to_string(min_outputs));
   // An empty input name means the input is absent; every value of a variadic input is required.
   for (size_t i = 0; i < sig.inputs.size(); ++i) {
     const FormalParameter& f = sig.inputs[i];
@@ -616,27 +617,28 @@ void check_node_arity(const OperatorSignature& sig, const std::vector<std::strin
       const size_t given = inputs.size() > i ? inputs.size() - i : 0;
       if (given < static_cast<size_t>(f.min_arity))
         throw Error(ErrorCode::missing_input,
-                    label + ": " + name + " input " + std::to_string(i) + " (" +
+                    label() + ": " + name() + " input " + std::to_string(i) + " (" +
                         std::string(f.name) + ", variadic) needs at least " +
                         std::to_string(f.min_arity) + " value(s), the node gives " +
                         std::to_string(given));
       for (size_t j = i; j < inputs.size(); ++j)
         if (inputs[j].empty())
           throw Error(ErrorCode::missing_input,
-                      label + ": " + name + " input " + std::to_string(j) + " (" +
+                      label() + ": " + name() + " input " + std::to_string(j) + " (" +
                           std::string(f.name) +
                           ", variadic) is the empty name \"\", which means absent; every value "
                           "of a variadic input is required");
       continue;
     }
     if (i >= inputs.size())
-      throw Error(ErrorCode::missing_input, label + ": " + name + " input " + std::to_string(i) +
-                                                " (" + std::string(f.name) +
+      throw Error(ErrorCode::missing_input, label() + ": " + name() + " input " +
+                                                std::to_string(i) + " (" + std::string(f.name) +
                                                 ") is required but the node has only " +
                                                 std::to_string(inputs.size()) + " input(s)");
     if (inputs[i].empty())
       throw Error(ErrorCode::missing_input,
-                  label + ": " + name + " input " + std::to_string(i) + " (" + std::string(f.name) +
+                  label() + ": " + name() + " input " + std::to_string(i) + " (" +
+                      std::string(f.name) +
                       ") is required but is the empty name \"\", which means absent");
   }
 }

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -94,7 +95,7 @@ std::string allowed_text(const TypeConstraint& c);
 // ("SequenceErase-11 'erase'"). Too many inputs or outputs, or too few outputs, are
 // invalid_model; a required input that is missing or named "" is missing_input.
 void check_node_arity(const OperatorSignature& sig, const std::vector<std::string>& inputs,
-                      size_t output_count, const std::string& label);
+                      size_t output_count, const std::function<std::string()>& label);
 
 // The types a node's type parameters are bound to while it runs (homogeneous formals only):
 // ONNX binds every use of a parameter to one type.

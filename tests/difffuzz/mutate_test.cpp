@@ -39,7 +39,7 @@ std::optional<Program> decode(const std::string& bytes) {
 // What a runtime is given: the model and the input values.
 std::string model_bytes(const Program& p) {
   const BuiltProgram b = build(p);
-  std::string bytes = b.model.SerializeAsString();
+  std::string bytes = b.model->SerializeAsString();
   for (const Value& v : b.inputs) bytes += value_to_bytes(v, TensorEncoding::raw_data);
   return bytes;
 }
