@@ -610,7 +610,10 @@ FuzzResult run_campaign(Runtime& runtime, const FuzzOptions& options) {
   // on the runtime (in batches, batch.h) by the evaluation threads; then counted and shrunk in
   // order.
   const size_t max_batch = std::max<size_t>(options.batch, 1);
-  const size_t round = std::max<size_t>(64, 4 * max_batch) * jobs;
+  // Rounds start small, so that the evaluation threads soon have work, and double up to a size
+  // that makes the wait for a round's last program rare.
+  const size_t max_round = std::max<size_t>(512, 4 * max_batch) * jobs;
+  size_t round = std::max<size_t>(8, max_batch) * jobs;
   std::vector<BatchCounts> counts(jobs);
   struct Round {
     size_t first = 0;  // index in the campaign of the round's first program
@@ -638,6 +641,7 @@ FuzzResult run_campaign(Runtime& runtime, const FuzzOptions& options) {
       r.slots[k].program = r.shrinkables.back().value();
     }
     generated += n;
+    round = std::min(2 * round, max_round);
     return true;
   };
   // Once judged, a slot keeps what counting and shrinking read: its program and verdict, and

@@ -5,6 +5,7 @@
 #include <functional>
 #include <optional>
 #include <set>
+#include <string_view>
 #include <unordered_map>
 
 #include "reference/interpreter/type_constraints.h"
@@ -42,8 +43,15 @@ struct KernelCall {
     return *in[i];
   }
   std::string what(size_t i) const { return label() + " input " + std::to_string(i); }
-  const Tensor& tensor(size_t i) const { return value(i).tensor(what(i)); }
-  const Sequence& sequence(size_t i) const { return value(i).sequence(what(i)); }
+  // what(i) names the input in the error of a value of another kind: built only then.
+  const Tensor& tensor(size_t i) const {
+    const Value& v = value(i);
+    return v.is_tensor() ? v.tensor() : v.tensor(what(i));
+  }
+  const Sequence& sequence(size_t i) const {
+    const Value& v = value(i);
+    return v.is_sequence() ? v.sequence() : v.sequence(what(i));
+  }
   std::optional<Tensor> opt_tensor(size_t i) const {
     if (!has(i)) return std::nullopt;
     return tensor(i);
@@ -174,8 +182,9 @@ std::shared_ptr<const GraphProgram> prepare_graph(const onnx::GraphProto* graph,
   g->owner = owner;
   g->graph = graph;
   auto gname = [&] { return "graph '" + graph->name() + "'"; };
-  // Names defined in this graph, and by whom (-1: input or initializer).
-  std::map<std::string, int> producer;
+  // Names defined in this graph, and by whom (-1: input or initializer). The names live in the
+  // proto.
+  std::unordered_map<std::string_view, int> producer;
   // by() names the definer in the error only.
   auto define = [&](const std::string& name, int who, const auto& by) {
     if (name.empty()) return;
@@ -219,12 +228,12 @@ std::shared_ptr<const GraphProgram> prepare_graph(const onnx::GraphProto* graph,
     const auto& node = graph->node(i);
     auto label = [&] { return node_label(node, static_cast<size_t>(i)); };
     PreparedNode pn = resolve_node(node, static_cast<size_t>(i), opsets);
-    std::vector<std::string> reads(node.input().begin(), node.input().end());
+    std::vector<std::string_view> reads(node.input().begin(), node.input().end());
     for (const auto& a : node.attribute()) {
       if (a.has_g()) {
         if (!visible) {
           visible = outer;
-          for (const auto& [name, who] : producer) visible->insert(name);
+          for (const auto& [name, who] : producer) visible->emplace(name);
         }
         auto sub = prepare_graph(&a.g(), owner, opsets, *visible);
         for (const auto& f : sub->free_names()) reads.push_back(f);
@@ -239,11 +248,11 @@ std::shared_ptr<const GraphProgram> prepare_graph(const onnx::GraphProto* graph,
       auto it = producer.find(r);
       if (it != producer.end()) {
         if (it->second >= 0) deps[static_cast<size_t>(i)].push_back(it->second);
-      } else if (outer.count(r)) {
-        free.insert(r);
+      } else if (outer.count(std::string(r))) {
+        free.emplace(r);
       } else {
         throw Error(ErrorCode::invalid_model,
-                    gname() + ": " + label() + " reads '" + r +
+                    gname() + ": " + label() + " reads '" + std::string(r) +
                         "', which no node, input, initializer or enclosing graph defines");
       }
     }
