@@ -21,6 +21,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -61,7 +62,7 @@ class Scope {
 
  private:
   const Scope* parent_;
-  std::map<std::string, Value> values_;
+  std::unordered_map<std::string, Value> values_;
 };
 
 // A graph ready to run. Subgraphs are GraphPrograms too.

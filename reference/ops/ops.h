@@ -44,10 +44,10 @@ std::vector<Sequence> SequenceMap(const Sequence& input_sequence,
 
 // The type constraints of the five operators at their first version ("Constrain to any tensor
 // type." and its variants) expand to ONNX's all_tensor_types(): the 15 types of kAllDataTypes,
-// without bfloat16. Throws element_type_not_allowed naming `what` ("input_sequence is
-// seq(tensor(bfloat16))") and the clause's sentence when d is not one of them.
-void check_any_tensor_type(const std::string& op, const std::string& what, DataType d,
-                           std::string_view clause_id);
+// without bfloat16. Throws element_type_not_allowed naming what() ("input_sequence is
+// seq(tensor(bfloat16))", built only then) and the clause's sentence when d is not one of them.
+void check_any_tensor_type(const std::string& op, const std::function<std::string()>& what,
+                           DataType d, std::string_view clause_id);
 
 // Shared by the three position-taking operators: reads `position` (int32 or int64 scalar;
 // shape [1] is an ambiguity, see the .cpp) and maps it into [0, n-1] (or [0, n] when

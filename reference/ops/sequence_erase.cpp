@@ -10,8 +10,9 @@ namespace seqconf::ops {
 Sequence SequenceErase(const Sequence& input_sequence, const std::optional<Tensor>& position,
                        Context& ctx) {
   // Clause position.any_tensor_type (type constraint S).
-  check_any_tensor_type("SequenceErase", "input_sequence is " + input_sequence.describe(),
-                        input_sequence.elem_type(), "position.any_tensor_type");
+  check_any_tensor_type(
+      "SequenceErase", [&] { return "input_sequence is " + input_sequence.describe(); },
+      input_sequence.elem_type(), "position.any_tensor_type");
   const size_t n = input_sequence.size();
   size_t i;
   if (position) {

@@ -13,10 +13,12 @@ namespace seqconf::ops {
 Sequence SequenceInsert(const Sequence& input_sequence, const Tensor& tensor,
                         const std::optional<Tensor>& position, Context& ctx) {
   // Clause position.any_tensor_type (type constraints S and T).
-  check_any_tensor_type("SequenceInsert", "input_sequence is " + input_sequence.describe(),
-                        input_sequence.elem_type(), "position.any_tensor_type");
-  check_any_tensor_type("SequenceInsert", "tensor is " + tensor.describe(), tensor.dtype(),
-                        "position.any_tensor_type");
+  check_any_tensor_type(
+      "SequenceInsert", [&] { return "input_sequence is " + input_sequence.describe(); },
+      input_sequence.elem_type(), "position.any_tensor_type");
+  check_any_tensor_type(
+      "SequenceInsert", [&] { return "tensor is " + tensor.describe(); }, tensor.dtype(),
+      "position.any_tensor_type");
   // Clause SequenceInsert.same_type.
   if (tensor.dtype() != input_sequence.elem_type())
     throw Error(ErrorCode::element_type_mismatch, "SequenceInsert: tensor is " + tensor.describe() +

@@ -19,21 +19,25 @@ std::vector<Sequence> SequenceMap(const Sequence& input_sequence,
                                   const SequenceMapBody& body, Context& /*ctx*/) {
   // Clause SequenceMap.sequence_types (S: input_sequence and out_sequence) and
   // SequenceMap.additional_types (V: the other inputs).
-  check_any_tensor_type("SequenceMap", "input_sequence is " + input_sequence.describe(),
-                        input_sequence.elem_type(), "SequenceMap.sequence_types");
+  check_any_tensor_type(
+      "SequenceMap", [&] { return "input_sequence is " + input_sequence.describe(); },
+      input_sequence.elem_type(), "SequenceMap.sequence_types");
   for (size_t k = 0; k < additional_inputs.size(); ++k) {
     const Value& in = additional_inputs[k];
     if (in.is_tensor() || in.is_sequence())
-      check_any_tensor_type("SequenceMap",
-                            "input " + std::to_string(k + 1) + " is " + in.describe(),
-                            in.is_tensor() ? in.tensor().dtype() : in.sequence().elem_type(),
-                            "SequenceMap.additional_types");
+      check_any_tensor_type(
+          "SequenceMap", [&] { return "input " + std::to_string(k + 1) + " is " + in.describe(); },
+          in.is_tensor() ? in.tensor().dtype() : in.sequence().elem_type(),
+          "SequenceMap.additional_types");
   }
   for (size_t j = 0; j < body.output_elem_types.size(); ++j)
-    check_any_tensor_type("SequenceMap",
-                          "out_sequence " + std::to_string(j) + " is seq(tensor(" +
-                              std::string(dtype_name(body.output_elem_types[j])) + "))",
-                          body.output_elem_types[j], "SequenceMap.sequence_types");
+    check_any_tensor_type(
+        "SequenceMap",
+        [&] {
+          return "out_sequence " + std::to_string(j) + " is seq(tensor(" +
+                 std::string(dtype_name(body.output_elem_types[j])) + "))";
+        },
+        body.output_elem_types[j], "SequenceMap.sequence_types");
   // Clause SequenceMap.arity.
   if (body.num_inputs != 1 + additional_inputs.size())
     throw Error(ErrorCode::body_arity_mismatch,

@@ -148,9 +148,10 @@ Sequence SplitToSequence(const Tensor& input, const std::optional<Tensor>& split
   // Clause SplitToSequence.input_types (T, and S of the output): all_tensor_types() at 11;
   // SplitToSequence-24 lists all_tensor_types_ir4(), which adds bfloat16.
   if (!(since_version >= 24 && input.dtype() == DataType::bfloat16))
-    check_any_tensor_type("SplitToSequence-" + std::to_string(since_version),
-                          "input is " + input.describe(), input.dtype(),
-                          "SplitToSequence.input_types");
+    check_any_tensor_type(
+        "SplitToSequence-" + std::to_string(since_version),
+        [&] { return "input is " + input.describe(); }, input.dtype(),
+        "SplitToSequence.input_types");
   // axis: "A negative value means counting dimensions from the back. Accepted range is
   //  [-rank, rank-1]."
   const auto rank = static_cast<int64_t>(input.rank());

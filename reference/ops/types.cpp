@@ -7,11 +7,11 @@
 
 namespace seqconf::ops {
 
-void check_any_tensor_type(const std::string& op, const std::string& what, DataType d,
-                           std::string_view clause_id) {
+void check_any_tensor_type(const std::string& op, const std::function<std::string()>& what,
+                           DataType d, std::string_view clause_id) {
   if (is_any_tensor_type(d)) return;
   throw Error(ErrorCode::element_type_not_allowed,
-              op + ": " + what + ", but the type constraint (\"" +
+              op + ": " + what() + ", but the type constraint (\"" +
                   std::string(spec_clause(clause_id).sentence) +
                   "\") allows the 15 tensor types of ONNX's all_tensor_types(), which do not "
                   "include " +
