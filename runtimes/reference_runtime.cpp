@@ -2,6 +2,7 @@
 
 #include "reference/error.h"
 #include "reference/interpreter/interpreter.h"
+#include "reference/limits.h"
 
 #ifndef SEQCONF_VERSION
 #define SEQCONF_VERSION "unknown"
@@ -13,7 +14,7 @@ namespace {
 
 class ReferencePrepared : public PreparedModel {
  public:
-  ReferencePrepared(interp::InterpretedModel model, Policy policy,
+  ReferencePrepared(std::shared_ptr<const interp::InterpretedModel> model, Policy policy,
                     std::shared_ptr<const interp::KernelOverride> kernel)
       : model_(std::move(model)), policy_(policy), kernel_(std::move(kernel)) {}
 
@@ -23,7 +24,7 @@ class ReferencePrepared : public PreparedModel {
     ctx.policy = policy_;
     ctx.kernel_override = kernel_;
     try {
-      r.outputs = model_.run(inputs, ctx);
+      r.outputs = model_->run(inputs, ctx);
       r.ok = true;
     } catch (const Error& e) {
       r.error = run_error_from(e);
@@ -36,10 +37,23 @@ class ReferencePrepared : public PreparedModel {
   }
 
  private:
-  interp::InterpretedModel model_;
+  std::shared_ptr<const interp::InterpretedModel> model_;
   Policy policy_;
   std::shared_ptr<const interp::KernelOverride> kernel_;
 };
+
+// The last model this thread prepared, and what came of it. Preparing is the same for every
+// ReferenceRuntime (its policy and kernel override act when the model runs), so a second one
+// that prepares the same shared model on this thread, under the same size limit, takes this
+// rather than preparing it again: fuzzing prepares each program on the reference and then, on
+// the same thread, on the runtime under test, which is the reference itself or a seeded defect.
+struct LastPrepared {
+  std::weak_ptr<const onnx::ModelProto> model;
+  size_t max_tensor_bytes = 0;
+  std::shared_ptr<const interp::InterpretedModel> prepared;  // null: rejected with `error`
+  RunError error;
+};
+thread_local LastPrepared last_prepared;
 
 }  // namespace
 
@@ -62,12 +76,22 @@ std::unique_ptr<PreparedModel> ReferenceRuntime::prepare(const std::filesystem::
 
 std::unique_ptr<PreparedModel> ReferenceRuntime::prepare_shared(
     const std::filesystem::path&, std::shared_ptr<const onnx::ModelProto> model, RunError* error) {
+  LastPrepared& last = last_prepared;
+  if (last.model.lock() == model && last.max_tensor_bytes == max_tensor_bytes()) {
+    if (last.prepared) return std::make_unique<ReferencePrepared>(last.prepared, policy_, kernel_);
+    if (error) *error = last.error;
+    return nullptr;
+  }
+  last = LastPrepared{model, max_tensor_bytes(), nullptr, {}};
   try {
-    return std::make_unique<ReferencePrepared>(interp::InterpretedModel::prepare(std::move(model)),
-                                               policy_, kernel_);
+    last.prepared =
+        std::make_shared<const interp::InterpretedModel>(interp::InterpretedModel::prepare(model));
+    return std::make_unique<ReferencePrepared>(last.prepared, policy_, kernel_);
   } catch (const Error& e) {
-    if (error) *error = run_error_from(e);
+    last.error = run_error_from(e);
+    if (error) *error = last.error;
   } catch (const std::exception& e) {
+    last = LastPrepared{};  // not kept: an internal error need not recur
     if (error) {
       error->kind = RunError::Kind::internal;
       error->message = e.what();

@@ -76,6 +76,47 @@ TEST(SeededDefects, OutOfRangeInsertWrapsWhereTheReferenceRejects) {
   EXPECT_EQ(s.outputs[0].sequence().at(1).data<float>()[0], 9.f);
 }
 
+// Fuzzing prepares each program on the reference and then on the runtime under test, on one
+// thread, from one shared model: the second takes the first's preparation
+// (ReferenceRuntime::prepare_shared), but each runs with its own kernels.
+TEST(SeededDefects, ASharedPreparationRunsWithEachRuntimesOwnKernels) {
+  ReferenceRuntime reference;
+  auto seeded = seeded::make_seeded_runtime(seeded::defect("insert.at_length_goes_front"));
+  const auto model = std::make_shared<const onnx::ModelProto>(insert_model());
+  const std::vector<Value> inputs = {two(), f32({1}, {9.f}), pos(2)};
+  RunError error;
+  // Both orders: the defect's preparation shared with the reference, and the reverse.
+  for (int order = 0; order < 2; ++order) {
+    auto first =
+        (order == 0 ? static_cast<Runtime&>(reference) : *seeded).prepare_shared({}, model, &error);
+    auto second =
+        (order == 0 ? *seeded : static_cast<Runtime&>(reference)).prepare_shared({}, model, &error);
+    ASSERT_TRUE(first && second) << error.message;
+    const RunResult r = (order == 0 ? first : second)->run(inputs);
+    const RunResult s = (order == 0 ? second : first)->run(inputs);
+    ASSERT_TRUE(r.ok && s.ok) << r.error.message << s.error.message;
+    // SequenceInsert at position n = 2: the reference appends, the defect inserts at the front.
+    EXPECT_EQ(r.outputs[0].sequence().at(2).data<float>()[0], 9.f) << "order " << order;
+    EXPECT_EQ(s.outputs[0].sequence().at(0).data<float>()[0], 9.f) << "order " << order;
+  }
+  // A rejected model is rejected alike by the second runtime; another model, even at the
+  // address of a freed one, is prepared anew.
+  onnx::ModelProto bad = insert_model();
+  bad.mutable_graph()->mutable_node(0)->set_op_type("SequenceInsertt");
+  const auto rejected = std::make_shared<const onnx::ModelProto>(bad);
+  RunError e1, e2;
+  EXPECT_FALSE(reference.prepare_shared({}, rejected, &e1));
+  EXPECT_FALSE(seeded->prepare_shared({}, rejected, &e2));
+  EXPECT_EQ(e1.code, "not_supported");
+  EXPECT_EQ(e2.code, e1.code);
+  EXPECT_EQ(e2.message, e1.message);
+  for (int k = 0; k < 3; ++k) {
+    auto fresh = std::make_shared<const onnx::ModelProto>(k % 2 ? bad : insert_model());
+    RunError e;
+    EXPECT_EQ(static_cast<bool>(seeded->prepare_shared({}, fresh, &e)), k % 2 == 0) << k;
+  }
+}
+
 TEST(SeededDefects, ByNameFromTheRegistryIsolatedByDefault) {
   RuntimeOptions isolated;
   isolated.isolate = true;
