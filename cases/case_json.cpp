@@ -1,5 +1,6 @@
 #include "cases/case_json.h"
 
+#include <cstdio>
 #include <fstream>
 
 #include <google/protobuf/io/coded_stream.h>
@@ -45,6 +46,21 @@ std::string serialize_deterministic(const google::protobuf::MessageLite& msg) {
 
 }  // namespace
 
+std::string ComparisonRule::name() const {
+  if (exact) return "exact";
+  char buf[80];
+  std::snprintf(buf, sizeof buf, "tolerance rtol=%g atol=%g", tolerance.rtol, tolerance.atol);
+  return buf;
+}
+
+ComparisonRule comparison_rule(std::string_view source, const std::vector<std::string>& ops_used) {
+  if (source == "onnx-backend") return ComparisonRule::tolerant();
+  for (const auto& op : ops_used)
+    for (const auto& computing : kComputingOps)
+      if (op == computing) return ComparisonRule::tolerant();
+  return {};
+}
+
 std::string context_of(const nlohmann::ordered_json& params) {
   const auto it = params.find("context");
   if (it == params.end() || !it->is_string()) return std::string(kDefaultContext);
@@ -66,9 +82,23 @@ CaseJson parse_case_json(const std::string& text) {
       c.has_strict_expectation = true;
       c.strict_expected_error = parse_expectation(j.at("strict_expectation"), "strict_expectation");
     }
-    if (j.contains("tolerance")) {
-      c.tolerance.rtol = j.at("tolerance").value("rtol", c.tolerance.rtol);
-      c.tolerance.atol = j.at("tolerance").value("atol", c.tolerance.atol);
+    if (j.contains("comparison")) {
+      const auto& cmp = j.at("comparison");
+      const std::string kind = cmp.at("kind").get<std::string>();
+      if (kind == "exact") {
+        c.comparison = ComparisonRule{};
+      } else if (kind == "tolerance") {
+        Tolerance t;
+        t.rtol = cmp.value("rtol", t.rtol);
+        t.atol = cmp.value("atol", t.atol);
+        c.comparison = ComparisonRule::tolerant(t);
+      } else {
+        throw Error(ErrorCode::invalid_proto,
+                    "comparison.kind '" + kind + "' is neither exact nor tolerance");
+      }
+    } else if (j.contains("tolerance")) {
+      c.legacy_tolerance.rtol = j.at("tolerance").value("rtol", c.legacy_tolerance.rtol);
+      c.legacy_tolerance.atol = j.at("tolerance").value("atol", c.legacy_tolerance.atol);
     }
     c.spec = j.value("spec", std::string());
     if (j.contains("clauses")) c.clauses = j.at("clauses").get<std::vector<std::string>>();
@@ -100,7 +130,14 @@ std::string case_json_text(const CaseJson& c) {
   j["dtype"] = c.dtype;
   j["expectation"] = expectation_json(c.expected_error);
   if (c.has_strict_expectation) j["strict_expectation"] = expectation_json(c.strict_expected_error);
-  j["tolerance"] = ojson{{"rtol", c.tolerance.rtol}, {"atol", c.tolerance.atol}};
+  if (c.comparison) {
+    if (c.comparison->exact)
+      j["comparison"] = ojson{{"kind", "exact"}};
+    else
+      j["comparison"] = ojson{{"kind", "tolerance"},
+                              {"rtol", c.comparison->tolerance.rtol},
+                              {"atol", c.comparison->tolerance.atol}};
+  }
   j["spec"] = c.spec;
   if (!c.clauses.empty()) j["clauses"] = c.clauses;
   j["clarity"] = c.clarity;
@@ -124,7 +161,8 @@ std::string case_json_text(const CaseJson& c) {
 std::map<std::string, std::string> case_folder_files(const onnx::ModelProto& model,
                                                      const std::vector<Value>& inputs,
                                                      const std::vector<Value>& outputs,
-                                                     const CaseJson& json) {
+                                                     const CaseJson& json,
+                                                     TensorEncoding encoding) {
   // Data set files are named after the graph's inputs that are not initializers, and its
   // outputs, in order.
   const auto& g = model.graph();
@@ -142,10 +180,10 @@ std::map<std::string, std::string> case_folder_files(const onnx::ModelProto& mod
   files["model.onnx"] = serialize_deterministic(model);
   for (size_t k = 0; k < inputs.size(); ++k)
     files["test_data_set_0/input_" + std::to_string(k) + ".pb"] =
-        value_to_bytes(inputs[k], TensorEncoding::raw_data, name_of(input_names, k));
+        value_to_bytes(inputs[k], encoding, name_of(input_names, k));
   for (size_t k = 0; k < outputs.size(); ++k)
     files["test_data_set_0/output_" + std::to_string(k) + ".pb"] =
-        value_to_bytes(outputs[k], TensorEncoding::raw_data, name_of(output_names, k));
+        value_to_bytes(outputs[k], encoding, name_of(output_names, k));
   // A model without graph inputs whose case expects an error has an empty data set; a file
   // keeps its folder (version control drops empty folders), so runners still find and run it.
   if (inputs.empty() && outputs.empty())

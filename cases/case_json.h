@@ -3,7 +3,8 @@
 //
 //   {"id", "op", "opset", "dtype",
 //    "expectation": {"kind": "outputs"} | {"kind": "error", "code": <ErrorCode name>},
-//    "strict_expectation" (ambiguous cases), "tolerance": {"rtol", "atol"}, "spec", "clauses"
+//    "strict_expectation" (ambiguous cases), "comparison": {"kind": "exact"} |
+//    {"kind": "tolerance", "rtol", "atol"} (harness/compare.h), "spec", "clauses"
 //    (ids of the spec clauses the sentences are, when known), "clarity",
 //    "ambiguity" (ambiguous cases), "static": {"check_model", "shape_inference"} ("pass" or
 //    "fail") or {"not_applicable": why} (a model newer than the ONNX library reads),
@@ -21,6 +22,7 @@
 #include <onnx/onnx_pb.h>
 #include <nlohmann/json.hpp>
 
+#include "reference/proto.h"
 #include "reference/value.h"
 
 namespace seqconf {
@@ -30,6 +32,31 @@ struct Tolerance {
   double atol = 1e-7;
 };
 
+// How a case's outputs are compared with the expected ones (harness/compare.h applies it, and
+// decides it for a case that does not say, by comparison_rule): exact, bit for bit, where the
+// expected values are copies of the inputs (every output of the sequence operators); within a
+// tolerance where they are computed (arithmetic in a SequenceMap body, ONNX's backend fixtures).
+struct ComparisonRule {
+  bool exact = true;
+  Tolerance tolerance;  // when !exact
+  // "exact", or "tolerance rtol=0.001 atol=1e-07": the report's per-case record of it.
+  std::string name() const;
+  static ComparisonRule tolerant(Tolerance t = {}) { return {false, t}; }
+  bool operator==(const ComparisonRule& o) const {
+    return exact == o.exact &&
+           (exact || (tolerance.rtol == o.tolerance.rtol && tolerance.atol == o.tolerance.atol));
+  }
+};
+
+// The one table of how values are compared, by a case's source and the operators its model uses:
+// - ONNX's backend fixtures ("onnx-backend") keep ONNX's own rtol/atol;
+// - a model that computes floating-point values (kComputingOps) compares within the tolerance;
+// - every other model only moves values (the five operators, SequenceConstruct, SequenceEmpty,
+//   SequenceLength, ConcatFromSequence, and the shape and selection operators of bodies and
+//   contexts), so its outputs are copies and compare bit for bit.
+inline const std::vector<std::string> kComputingOps = {"Add", "Sub", "Mul", "Div", "Cast", "Range"};
+ComparisonRule comparison_rule(std::string_view source, const std::vector<std::string>& ops_used);
+
 struct CaseJson {
   std::string id;  // without the source prefix
   std::string op = "model";
@@ -38,7 +65,10 @@ struct CaseJson {
   std::optional<std::string> expected_error;  // "expectation": an ErrorCode name, or outputs
   bool has_strict_expectation = false;        // "strict_expectation" present
   std::optional<std::string> strict_expected_error;
-  Tolerance tolerance;
+  // "comparison"; unset for a case.json written before the field (its old "tolerance" is then
+  // in legacy_tolerance, and the loader decides by comparison_rule).
+  std::optional<ComparisonRule> comparison;
+  Tolerance legacy_tolerance;
   std::string spec;
   std::vector<std::string> clauses;  // the ids of the spec clauses (reference/spec_clauses.h)
   std::string clarity;               // "normative" | "ambiguous"
@@ -67,12 +97,12 @@ CaseJson parse_case_json(const std::string& text);
 std::string case_json_text(const CaseJson& c);
 
 // The files of a case folder in the ONNX backend layout, by path relative to the folder:
-// model.onnx, test_data_set_0/input_K.pb and output_K.pb (raw_data, named after the graph's
-// inputs and outputs), case.json. Deterministic bytes.
-std::map<std::string, std::string> case_folder_files(const onnx::ModelProto& model,
-                                                     const std::vector<Value>& inputs,
-                                                     const std::vector<Value>& outputs,
-                                                     const CaseJson& json);
+// model.onnx, test_data_set_0/input_K.pb and output_K.pb (in raw_data unless told otherwise,
+// named after the graph's inputs and outputs), case.json. Deterministic bytes.
+std::map<std::string, std::string> case_folder_files(
+    const onnx::ModelProto& model, const std::vector<Value>& inputs,
+    const std::vector<Value>& outputs, const CaseJson& json,
+    TensorEncoding encoding = TensorEncoding::raw_data);
 // Writes them below dir (created). Throws Error(io_error) naming the file.
 void write_case_folder(const std::filesystem::path& dir,
                        const std::map<std::string, std::string>& files);

@@ -15,6 +15,7 @@
 #include "generators/generators.h"
 #include "harness/compare.h"
 #include "reference/error.h"
+#include "reference/interpreter/interpreter.h"
 #include "reference/proto.h"
 #include "reference/spec_clauses.h"
 #include "runtimes/registry.h"
@@ -45,6 +46,11 @@ RunResult run_on(Runtime& rt, const BuiltProgram& b) {
 }
 
 namespace {
+
+// How a program's outputs compare (cases/case_json.h's table, by the operators it uses).
+ComparisonRule comparison_rule_of(const BuiltProgram& b) {
+  return comparison_rule("fuzz", interp::ops_used(b.model->graph()));
+}
 
 // The top-level node a message names ("n<k>_<Op>"), else the first op type it names, else the
 // last node. Returns the node index.
@@ -241,7 +247,12 @@ Evaluation judge(const BuiltProgram& b, RunResult reference, RunResult found) {
     return e;
   }
   if (ref.ok && got.ok) {
-    const Comparison c = compare_outputs(ref.outputs, got.outputs, Tolerance{});
+    // Bit for bit, unless the program computes values (the comparator's table): decided only
+    // when the bits differ.
+    ComparisonRule rule;
+    Comparison c = compare_outputs(ref.outputs, got.outputs, rule);
+    if (!c.ok && !(rule = comparison_rule_of(b)).exact)
+      c = compare_outputs(ref.outputs, got.outputs, rule);
     if (c.ok) {
       e.verdict = Verdict::agree_outputs;
       return e;
@@ -253,7 +264,7 @@ Evaluation judge(const BuiltProgram& b, RunResult reference, RunResult found) {
     if (ref.outputs.size() == got.outputs.size()) {
       for (size_t i = 0; i < ref.outputs.size(); ++i) {
         const Comparison ci =
-            compare_value(ref.outputs[i], got.outputs[i], Tolerance{}, b.output_names[i]);
+            compare_value(ref.outputs[i], got.outputs[i], rule, b.output_names[i]);
         if (!ci.ok) {
           e.op = b.output_ops[i];
           e.message = one_line(b.output_names[i] + " (" + e.op + "): " + ci.message);
@@ -472,6 +483,7 @@ CaseJson make_case_json(const FuzzFinding& f, const Evaluation& e, const BuiltPr
   if (!e.reference.ok && !e.reference.error.code.empty()) j.expected_error = e.reference.error.code;
   j.spec = spec_sentence(f.op, e.reference.ok ? std::string() : e.reference.error.code, step);
   j.clarity = "normative";
+  j.comparison = comparison_rule_of(b);
   j.params["kind"] = f.kind;
   j.params["program"] = f.program;
   j.inputs = b.input_names;

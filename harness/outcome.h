@@ -31,6 +31,12 @@ std::string_view status_name(Status s);
   X(length_mismatch, "a sequence's length differs")                                     \
   X(kind_mismatch, "a tensor, sequence or optional where another kind was expected")    \
   X(output_count_mismatch, "the number of outputs differs")                             \
+  /* fail: a copied value's bits differ (exact comparison, harness/compare.h) */        \
+  X(zero_sign_changed, "a copied zero's sign changed (-0.0 as +0.0, or back)")          \
+  X(nan_changed, "a copied NaN's sign or payload changed")                              \
+  X(nan_quieted, "a copied signalling NaN became quiet")                                \
+  X(subnormal_flushed, "a copied subnormal was flushed to zero")                        \
+  X(bits_changed, "a copied value changed within ONNX's tolerance (rounded, narrowed)") \
   /* fail: a must-reject case */                                                        \
   X(accepted_invalid, "accepted an input that must be rejected")                        \
   X(wrong_error_code, "the reference rejected with another error code than the case's") \
@@ -84,7 +90,10 @@ struct Outcome {
   std::vector<std::string> clauses;
   Status status = Status::skipped;
   Reason reason = Reason::none;
-  std::string message;   // one line, names the output, element, expected and actual
+  std::string message;  // one line, names the output, element, expected and actual
+  // How the outputs were compared (ComparisonRule::name: "exact", "tolerance rtol=.. atol=..");
+  // empty when the case was not compared (not run, or could not be loaded).
+  std::string comparison;
   std::string expected;  // short summary of the expectation
   std::string actual;    // short summary of what the runtime gave
   double duration_ms = 0;

@@ -127,6 +127,7 @@ Outcome run_case(const Case& c, Runtime& runtime, const RunOptions& options,
   }
   o.expected =
       expected_code ? "error " + *expected_code : summarize_values(lc.data_sets.front().outputs);
+  if (!expected_code) o.comparison = c.comparison.name();
   if (!expected_code)
     for (const auto& ds : lc.data_sets)
       if (ds.outputs.empty()) {
@@ -176,7 +177,7 @@ Outcome run_case(const Case& c, Runtime& runtime, const RunOptions& options,
                   "; gave " + o.actual;
       return finish();
     }
-    Comparison cmp = compare_outputs(ds.outputs, r.outputs, c.tolerance);
+    Comparison cmp = compare_outputs(ds.outputs, r.outputs, c.comparison);
     if (!cmp.ok) {
       o.status = Status::fail;
       o.reason = cmp.reason;

@@ -138,6 +138,7 @@ void case_details(std::ostringstream& h, const Report& r, const CaseRecord& c) {
   row("source", o.source);
   row("verdict", verdict);
   row("message", o.message, true);
+  row("comparison", o.comparison);
   row("expected", o.expected, true);
   row("actual", o.actual, true);
   if (c.expectation) {

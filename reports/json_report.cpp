@@ -53,6 +53,7 @@ json case_to_json(const CaseRecord& c) {
             {"ambiguities", json::array()},
             {"findings", json::array()}};
   if (!o.clauses.empty()) j["clauses"] = o.clauses;
+  if (!o.comparison.empty()) j["comparison"] = o.comparison;
   for (const auto& a : o.ambiguities) j["ambiguities"].push_back(ambiguity_to_json(a));
   for (const auto& f : o.findings)
     j["findings"].push_back({{"check", f.check}, {"message", f.message}});
@@ -195,6 +196,7 @@ CaseRecord case_from_json(const json& j, size_t index) {
       o.findings.push_back({need_string(f, "check", w), need_string(f, "message", w)});
     }
   o.static_checks_not_applicable = opt_string(j, "static_checks_not_applicable");
+  o.comparison = opt_string(j, "comparison");
   if (const auto it = j.find("expectation"); it != j.end() && !it->is_null()) {
     const std::string w = where + ".expectation";
     Expectation e;

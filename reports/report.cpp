@@ -198,6 +198,16 @@ std::string departure_what(Status status, Reason reason) {
       return "wrong kind of output";
     case Reason::output_count_mismatch:
       return "wrong number of outputs";
+    case Reason::zero_sign_changed:
+      return "changes the bits of copied values: the sign of a zero";
+    case Reason::nan_changed:
+      return "changes the bits of copied values: a NaN's sign or payload";
+    case Reason::nan_quieted:
+      return "changes the bits of copied values: quiets signalling NaNs";
+    case Reason::subnormal_flushed:
+      return "changes the bits of copied values: flushes subnormals to zero";
+    case Reason::bits_changed:
+      return "changes the bits of copied values: within ONNX's tolerance";
     case Reason::accepted_invalid:
       return "accepts what must be rejected";
     case Reason::wrong_error_code:

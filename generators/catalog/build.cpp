@@ -3,6 +3,7 @@
 // harness/static_checks).
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <memory>
 #include <mutex>
@@ -11,6 +12,7 @@
 
 #include "generators/catalog/catalog.h"
 #include "generators/catalog/context.h"
+#include "reference/interpreter/interpreter.h"
 #include "reference/model_builder.h"
 #include "reference/proto.h"
 
@@ -104,6 +106,78 @@ storage_t<D> edge_value(int j) {
   }
 }
 
+// The values that show a lossy copy (catalog.h, kBitsKey), by their bits where the type is
+// floating, so each is exactly the pattern named.
+template <class T, class Bits>
+T from_bits(Bits b) {
+  static_assert(sizeof(T) == sizeof(Bits));
+  T v;
+  std::memcpy(&v, &b, sizeof v);
+  return v;
+}
+// binary32 and binary64, in the order of the keys: -0.0; quiet NaN with payload 1; negative
+// quiet NaN with another payload; signalling NaN with payload 1; negative signalling NaN; the
+// smallest subnormal; the largest; the negative smallest; the smallest normal; the largest
+// finite; the lowest; 1 - ulp; 1 + ulp; +inf; -inf; an inexact fraction (0.2f, 0.1).
+constexpr uint32_t kFloatBits[kBitsKeys] = {0x80000000u, 0x7fc00001u, 0xffc12345u, 0x7f800001u,
+                                            0xff812345u, 0x00000001u, 0x007fffffu, 0x80000001u,
+                                            0x00800000u, 0x7f7fffffu, 0xff7fffffu, 0x3f7fffffu,
+                                            0x3f800001u, 0x7f800000u, 0xff800000u, 0x3e4ccccdu};
+constexpr uint64_t kDoubleBits[kBitsKeys] = {
+    0x8000000000000000ull, 0x7ff8000000000001ull, 0xfff8000000012345ull, 0x7ff0000000000001ull,
+    0xfff0000000012345ull, 0x0000000000000001ull, 0x000fffffffffffffull, 0x8000000000000001ull,
+    0x0010000000000000ull, 0x7fefffffffffffffull, 0xffefffffffffffffull, 0x3fefffffffffffffull,
+    0x3ff0000000000001ull, 0x7ff0000000000000ull, 0xfff0000000000000ull, 0x3fb999999999999aull};
+// binary16 (quiet bit 0x0200) and bfloat16 (quiet bit 0x0040), the same list.
+constexpr uint16_t kFloat16Bits[kBitsKeys] = {0x8000, 0x7e01, 0xfe45, 0x7c01, 0xfc45, 0x0001,
+                                              0x03ff, 0x8001, 0x0400, 0x7bff, 0xfbff, 0x3bff,
+                                              0x3c01, 0x7c00, 0xfc00, 0x3555};
+constexpr uint16_t kBFloat16Bits[kBitsKeys] = {0x8000, 0x7fc1, 0xffc5, 0x7f81, 0xff85, 0x0001,
+                                               0x007f, 0x8001, 0x0080, 0x7f7f, 0xff7f, 0x3f7f,
+                                               0x3f81, 0x7f80, 0xff80, 0x3e4d};
+
+template <DataType D>
+storage_t<D> bits_value(int j) {
+  using T = storage_t<D>;
+  if constexpr (D == DataType::string) {
+    static const std::string kStrings[8] = {std::string(),
+                                            std::string("nul\0inside", 10),
+                                            std::string(1, '\0'),
+                                            "\xff\xfe",      // never valid UTF-8
+                                            "\xc3",          // a 2-byte sequence cut short
+                                            "\xed\xa0\x80",  // a UTF-16 surrogate, invalid in UTF-8
+                                            std::string(100000, 'x'),
+                                            "\xc0\x80"};  // an overlong NUL
+    return j < 8 ? kStrings[j] : "b" + std::to_string(j);
+  } else if constexpr (D == DataType::bool_) {
+    return static_cast<T>(j % 2 == 0);
+  } else if constexpr (D == DataType::float16) {
+    return T{kFloat16Bits[j]};
+  } else if constexpr (D == DataType::bfloat16) {
+    return T{kBFloat16Bits[j]};
+  } else if constexpr (D == DataType::float32) {
+    return from_bits<float>(kFloatBits[j]);
+  } else if constexpr (D == DataType::float64) {
+    return from_bits<double>(kDoubleBits[j]);
+  } else if constexpr (D == DataType::complex64) {
+    // Each pattern once as a real part, once as an imaginary part.
+    return T(from_bits<float>(kFloatBits[j]), from_bits<float>(kFloatBits[kBitsKeys - 1 - j]));
+  } else if constexpr (D == DataType::complex128) {
+    return T(from_bits<double>(kDoubleBits[j]), from_bits<double>(kDoubleBits[kBitsKeys - 1 - j]));
+  } else if constexpr (std::is_signed_v<T>) {
+    using L = std::numeric_limits<T>;
+    const T v[8] = {L::min(),        L::max(), T(-1), T(L::min() + 1),
+                    T(L::max() - 1), T(0),     T(1),  T(L::min() / 2)};
+    return v[j % 8];
+  } else {
+    using L = std::numeric_limits<T>;
+    const T top = T(T(1) << (8 * sizeof(T) - 1));
+    const T v[8] = {L::max(),        top,        T(top + 1),     T(0), T(1),
+                    T(L::max() - 1), T(top - 1), T(L::max() / 3)};
+    return v[j % 8];
+  }
+}
+
 size_t count_of(const Shape& s) {
   size_t n = 1;
   for (int64_t d : s) n *= static_cast<size_t>(d);
@@ -139,6 +213,13 @@ KeyTensor edge_key_tensor(Shape shape) {
   return t;
 }
 
+KeyTensor bits_key_tensor(bool reversed) {
+  KeyTensor t{{kBitsKeys}, {}};
+  for (int j = 0; j < kBitsKeys; ++j)
+    t.keys.push_back(kBitsKey + (reversed ? kBitsKeys - 1 - j : j));
+  return t;
+}
+
 Tensor materialize(DataType dtype, const KeyTensor& t) {
   if (t.keys.size() != count_of(t.shape))
     throw std::logic_error("catalog: key tensor with " + std::to_string(t.keys.size()) +
@@ -149,6 +230,10 @@ Tensor materialize(DataType dtype, const KeyTensor& t) {
     for (int k : t.keys) {
       if (k >= kEdgeKey && k < kEdgeKey + kEdgeKeys) {
         v.push_back(edge_value<D>(k - kEdgeKey));
+        continue;
+      }
+      if (k >= kBitsKey && k < kBitsKey + kBitsKeys) {
+        v.push_back(bits_value<D>(k - kBitsKey));
         continue;
       }
       if (k < 0 || k > kMaxKey) throw std::logic_error("catalog: key out of range");
@@ -240,13 +325,16 @@ CaseJson case_json(const CatalogCase& c) {
     j.has_strict_expectation = true;
     if (c.strict_error) j.strict_expected_error = std::string(error_code_name(*c.strict_error));
   }
+  const onnx::ModelProto model = build_model(c);
+  // Valid cases say how their outputs compare: bit for bit unless the model computes values.
+  if (!c.error) j.comparison = comparison_rule("corpus", interp::ops_used(model.graph()));
   j.spec = c.spec.text;
   j.clauses = c.spec.clauses;
   j.clarity = c.ambiguous ? "ambiguous" : "normative";
   if (c.ambiguous) j.ambiguity = c.ambiguity;
   // Whether ONNX's static checks already see the problem: a must-reject case that fails them
   // may be rejected when the model is loaded rather than when it runs.
-  j.static_not_applicable = static_checks_not_applicable(build_model(c));
+  j.static_not_applicable = static_checks_not_applicable(model);
   if (j.static_not_applicable.empty()) {
     const StaticCheck s = static_check(c);
     j.check_model_passes = s.checker_ok;
@@ -262,7 +350,7 @@ CaseJson case_json(const CatalogCase& c) {
 std::map<std::string, std::string> case_files(const CatalogCase& c) {
   std::vector<Value> inputs;
   for (const auto& in : fed_inputs(c)) inputs.push_back(in.value);
-  return case_folder_files(build_model(c), inputs, c.outputs, case_json(c));
+  return case_folder_files(build_model(c), inputs, c.outputs, case_json(c), c.encoding);
 }
 
 StaticCheck static_check(const CatalogCase& c) {

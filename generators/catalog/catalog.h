@@ -29,6 +29,7 @@
 #include "harness/static_checks.h"
 #include "reference/error.h"
 #include "reference/model_builder.h"
+#include "reference/proto.h"
 #include "reference/spec_clauses.h"
 #include "reference/value.h"
 
@@ -50,6 +51,29 @@ inline constexpr int kEdgeKey = 1000;
 inline constexpr int kEdgeKeys = 4;
 // The edge keys in turn, for every element of shape.
 KeyTensor edge_key_tensor(Shape shape);
+// Keys kBitsKey .. kBitsKey + kBitsKeys - 1 materialize to the values that show a lossy copy
+// (values=bits; build.cpp): for the floating types -0.0, NaNs of both signs with payloads, quiet
+// and signalling, the smallest and largest subnormals, the smallest normal, the largest and
+// lowest finite values, 1 ulp either side of 1.0, the infinities and an inexact fraction; the
+// extremes of the integer types; strings with NUL bytes, invalid UTF-8, the empty string and
+// one of 100,000 bytes. A runtime that copies them through float registers, flushes
+// subnormals, narrows or rounds returns other bits.
+inline constexpr int kBitsKey = 2000;
+inline constexpr int kBitsKeys = 16;
+// The sixteen bits keys, first to last (reversed: last to first), as a tensor of shape [16].
+KeyTensor bits_key_tensor(bool reversed = false);
+// The values=bits variants of a case: the ID value and how the case's files write its tensors
+// (raw_data, or the typed fields: a reader bug often lives in only one of them).
+struct BitsVariant {
+  const char* value;  // "bits" | "bits_typed"
+  TensorEncoding encoding;
+};
+inline constexpr BitsVariant kBitsVariants[] = {{"bits", TensorEncoding::raw_data},
+                                                {"bits_typed", TensorEncoding::typed_fields}};
+// Whether the variant applies to the element type (strings have only their typed field).
+inline bool bits_variant_applies(const BitsVariant& v, DataType dtype) {
+  return v.encoding == TensorEncoding::raw_data || dtype != DataType::string;
+}
 // The typed tensor; distinct keys give distinct values for every type but bool.
 Tensor materialize(DataType dtype, const KeyTensor& t);
 Sequence materialize_sequence(DataType dtype, const std::vector<KeyTensor>& tensors);
@@ -98,8 +122,10 @@ struct CatalogCase {
   // its graph contexts from the rotation of its stage (the lowest of its cases), so adding a
   // stage leaves the contexts of the earlier ones as they were: 0 the first corpus, 1
   // SplitToSequence-24 and bfloat16, 2 SequenceMap bodies of Reshape, Cast, Concat, Gather, Less,
-  // 3 edge values (values=edge).
+  // 3 edge values (values=edge), 4 the values that show a lossy copy (values=bits).
   int stage = 0;
+  // How the case's files write its tensors (data sets, initializers and Constant nodes).
+  TensorEncoding encoding = TensorEncoding::raw_data;
 
   std::string id() const;
   std::string folder() const;

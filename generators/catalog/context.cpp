@@ -95,8 +95,9 @@ onnx::NodeProto renamed(onnx::NodeProto n, const std::map<std::string, std::stri
   return n;
 }
 
-void add_initializer(onnx::GraphProto& g, const std::string& name, const Tensor& t) {
-  *g.add_initializer() = tensor_to_proto(t, TensorEncoding::raw_data, name);
+void add_initializer(onnx::GraphProto& g, const std::string& name, const Tensor& t,
+                     TensorEncoding encoding = TensorEncoding::raw_data) {
+  *g.add_initializer() = tensor_to_proto(t, encoding, name);
 }
 
 // The pad of the chained context: one element of type d with a key no element uses.
@@ -122,11 +123,11 @@ void add_operands(onnx::GraphProto& g, const CatalogCase& c) {
   const bool tensors_initialized = c.context == "initializers" || c.context == "all_constant";
   for (const auto& in : c.inputs) {
     if (in.value.is_tensor() && tensors_initialized) {
-      add_initializer(g, in.name, in.value.tensor());
+      add_initializer(g, in.name, in.value.tensor(), c.encoding);
     } else if (in.value.is_tensor() && c.context == "constant_nodes") {
       onnx::NodeProto n = model::node("Constant", {}, {in.name});
-      *n.add_attribute() = model::tensor_attribute(
-          "value", tensor_to_proto(in.value.tensor(), TensorEncoding::raw_data));
+      *n.add_attribute() =
+          model::tensor_attribute("value", tensor_to_proto(in.value.tensor(), c.encoding));
       *g.add_node() = std::move(n);
     } else if (in.value.is_sequence() && c.context == "all_constant") {
       const Sequence& s = in.value.sequence();
@@ -138,7 +139,7 @@ void add_operands(onnx::GraphProto& g, const CatalogCase& c) {
         std::vector<std::string> names;
         for (size_t i = 0; i < s.size(); ++i) {
           names.push_back(in.name + "_element_" + std::to_string(i));
-          add_initializer(g, names.back(), s.at(i));
+          add_initializer(g, names.back(), s.at(i), c.encoding);
         }
         *g.add_node() = model::node("SequenceConstruct", names, {in.name});
       }

@@ -190,6 +190,24 @@ void add_position_cases(const PositionOperator& op, std::vector<CatalogCase>& ou
     e.stage = 3;
     op.keys.add(out, std::move(e));
   }
+
+  // Values that show a lossy copy (values=bits, and bits_typed in the typed fields): two tensors
+  // of shape [16] holding the sixteen bits values of each type (-0.0, NaN payloads, signalling
+  // NaNs, subnormals, ...), in turn and reversed; position 1 names the second. The operator only
+  // moves tensors, so every output must hold them bit for bit.
+  const std::vector<KeyTensor> bits = {bits_key_tensor(), bits_key_tensor(true)};
+  for (const BitsVariant& variant : kBitsVariants)
+    for (DataType dtype : kAllDataTypes) {
+      if (!bits_variant_applies(variant, dtype)) continue;
+      CatalogCase b = with_position(op, start(dtype, bits), 2, "1", int_scalar(DataType::int64, 1));
+      b.params.push_back({"values", variant.value});
+      b.params = op.keys.order(std::move(b.params));
+      b.outputs = {op.result(dtype, bits, 1)};
+      b.spec = op.spec_valid;
+      b.stage = 4;
+      b.encoding = variant.encoding;
+      op.keys.add(out, std::move(b));
+    }
 }
 
 }  // namespace seqconf::catalog::detail

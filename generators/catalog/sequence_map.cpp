@@ -21,7 +21,7 @@ using namespace detail;
 namespace {
 
 const char* const kOp = "SequenceMap";
-const IdKeys kKeys = {"body", "inputs", "dtype", "n", "lengths"};
+const IdKeys kKeys = {"body", "inputs", "dtype", "n", "lengths", "values"};
 const SpecPassage kApplied = spec_passage({"SequenceMap.per_sample"});
 const SpecPassage kLength = spec_passage({"SequenceMap.sample_count"});
 const SpecPassage kSameSamples = spec_passage({"SequenceMap.same_samples"});
@@ -243,6 +243,7 @@ struct Config {
   std::string body;
   std::vector<size_t> lengths;  // tensors in each sequence input (the first fixes the samples)
   DataType dtype = DataType::float32;
+  const BitsVariant* bits = nullptr;  // samples hold the bits values (values=bits, ...)
 };
 
 CatalogCase map_case(const Config& config) {
@@ -267,10 +268,18 @@ CatalogCase map_case(const Config& config) {
     for (size_t k = 0; k < lengths.size(); ++k) l += (k ? "," : "") + std::to_string(lengths[k]);
     params.push_back({"lengths", l});
   }
+  if (config.bits) {
+    params.push_back({"values", config.bits->value});
+    c.encoding = config.bits->encoding;
+  }
   c.params = kKeys.order(std::move(params));
 
   // Graph inputs: the sequences, the extra tensor, the outer-scope value.
   std::vector<std::vector<KeyTensor>> seqs = {mixed_elements(n)};
+  if (config.bits) {
+    seqs[0].clear();
+    for (size_t i = 0; i < n; ++i) seqs[0].push_back(bits_key_tensor(i % 2 != 0));
+  }
   for (size_t k = 1; k < sequences; ++k) seqs.push_back(further_elements(body, k, lengths[k]));
   const KeyTensor extra = key_tensor({2, 1}, 90);
   const KeyTensor outer = key_tensor({3}, 95);
@@ -402,6 +411,18 @@ void add_sequence_map_cases(std::vector<CatalogCase>& out) {
     c.stage = 2;
     kKeys.add(out, std::move(c));
   }
+  // Values that show a lossy copy (values=bits, and bits_typed in the typed fields): two samples
+  // of shape [16] holding the sixteen bits values of each type, in turn and reversed, through
+  // the Identity body: the output sequence must hold them bit for bit.
+  for (const BitsVariant& variant : kBitsVariants)
+    for (DataType d : kAllDataTypes) {
+      if (!bits_variant_applies(variant, d)) continue;
+      Config config{"identity", {2}, d};
+      config.bits = &variant;
+      CatalogCase c = map_case(config);
+      c.stage = 4;
+      kKeys.add(out, std::move(c));
+    }
   // bfloat16: S ("Constrain input types to any sequence type.") lists
   // all_tensor_sequence_types(), without it; the Identity body itself would take it.
   CatalogCase bf16 = map_case({"identity", {2}, DataType::bfloat16});

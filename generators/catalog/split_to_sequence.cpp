@@ -52,6 +52,7 @@ struct Config {
   DataType dtype = DataType::float32;  // the element type of the input
   int opset = 11;                      // 24: SplitToSequence-24
   bool edge_values = false;            // the input holds the edge values (values=edge)
+  const BitsVariant* bits = nullptr;   // the input holds the bits values (values=bits, ...)
 };
 
 const std::string kZeroEntries =
@@ -212,6 +213,7 @@ CatalogCase split_case(const Config& k) {
   if (k.kind != SplitKind::absent) params.push_back({"stype", type_label(k.stype)});
   if (k.opset != 11) params.push_back({"opset", std::to_string(k.opset)});
   if (k.edge_values) params.push_back({"values", "edge"});
+  if (k.bits) params.push_back({"values", k.bits->value});
   c.params = kKeys.order(std::move(params));
   c.spec = k.spec;
   c.error = k.error;
@@ -219,7 +221,10 @@ CatalogCase split_case(const Config& k) {
   c.strict_error = k.strict_error;
   if (!k.ambiguity.empty()) c.ambiguity = k.ambiguity;
 
-  const KeyTensor input = k.edge_values ? edge_key_tensor(k.shape) : key_tensor(k.shape, 1);
+  const KeyTensor input = k.edge_values ? edge_key_tensor(k.shape)
+                          : k.bits      ? KeyTensor{k.shape, bits_key_tensor().keys}
+                                        : key_tensor(k.shape, 1);
+  if (k.bits) c.encoding = k.bits->encoding;
   c.inputs = {{"input", materialize(dtype, input)}};
   std::vector<std::string> node_inputs = {"input"};
   if (k.kind != SplitKind::absent) {
@@ -306,6 +311,24 @@ void add_split_to_sequence_cases(std::vector<CatalogCase>& out) {
     CatalogCase e = split_case(k);
     e.stage = 3;
     kKeys.add(out, std::move(e));
+  }
+  // Values that show a lossy copy (values=bits, and bits_typed in the typed fields): an input of
+  // shape [4, 4] holding the sixteen bits values of each type, split along axis 1 into [1, 3];
+  // the chunks must hold them bit for bit. bfloat16 at version 24, the first to allow it.
+  for (const BitsVariant& variant : kBitsVariants) {
+    Config bits = make({4, 4}, 1, std::nullopt, SplitKind::list, {1, 3}, DataType::int64, kList);
+    bits.bits = &variant;
+    std::vector<Config> configs;
+    for (const Config& k : Params<Config>({bits}).combine(&Config::dtype, kAllDataTypes))
+      if (bits_variant_applies(variant, k.dtype)) configs.push_back(k);
+    bits.dtype = DataType::bfloat16;
+    bits.opset = 24;
+    configs.push_back(bits);
+    for (const Config& k : configs) {
+      CatalogCase b = split_case(k);
+      b.stage = 4;
+      kKeys.add(out, std::move(b));
+    }
   }
 }
 

@@ -9,7 +9,7 @@ const std::vector<Defect>& defects() {
   static const std::vector<Defect> all = [] {
     std::vector<Defect> v;
     for (auto part : {sequence_at_defects, sequence_erase_defects, sequence_insert_defects,
-                      sequence_map_defects, split_to_sequence_defects, value_defects})
+                      sequence_map_defects, split_to_sequence_defects, value_defects, bits_defects})
       for (Defect& d : part()) v.push_back(std::move(d));
     return v;
   }();

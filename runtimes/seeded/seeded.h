@@ -40,6 +40,7 @@ std::vector<Defect> sequence_insert_defects();
 std::vector<Defect> sequence_map_defects();
 std::vector<Defect> split_to_sequence_defects();
 std::vector<Defect> value_defects();  // in the values every operator returns
+std::vector<Defect> bits_defects();   // in the bits of copied values (values.cpp)
 
 // Helpers for the defect files.
 // Whether the node is `op`.

@@ -108,7 +108,7 @@ TEST_P(SequenceMapExpansion, EqualsItsExpandedForm) {
       EXPECT_TRUE(out_a[k].identical(out_b[k]))
           << "output " << k << ": " << out_a[k].describe() << " vs " << out_b[k].describe();
     // And both equal ONNX's expected outputs.
-    const Comparison cmp = compare_outputs(a.data_sets[i].outputs, out_b, c.tolerance);
+    const Comparison cmp = compare_outputs(a.data_sets[i].outputs, out_b, c.comparison);
     EXPECT_TRUE(cmp.ok) << cmp.message;
   }
 }

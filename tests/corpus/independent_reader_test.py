@@ -50,6 +50,53 @@ def case_dirs(corpus, onnx_root):
     return sorted(dirs)
 
 
+def typed_data_bytes(t, field):
+    """A tensor's float_data (field 4) or double_data (field 10) as little-endian bytes, read from
+    its wire form. numpy_helper cannot be used for them: a Python float is a double, and
+    converting a float's signalling NaN to it quiets the NaN (numpy_helper reads float_data that
+    way), while the message itself keeps the bits; and ONNX 1.12's numpy_helper raises a
+    TypeError on complex64 and complex128 in the typed fields."""
+    buf, i, out = t.SerializeToString(), 0, bytearray()
+
+    def varint():
+        nonlocal i
+        value = shift = 0
+        while True:
+            b = buf[i]
+            i += 1
+            value |= (b & 0x7F) << shift
+            shift += 7
+            if b < 0x80:
+                return value
+
+    while i < len(buf):
+        key = varint()
+        wire = key & 7
+        if wire == 0:
+            varint()
+        elif wire == 1:
+            if key >> 3 == field:
+                out += buf[i:i + 8]
+            i += 8
+        elif wire == 2:
+            n = varint()
+            if key >> 3 == field:
+                out += buf[i:i + n]
+            i += n
+        elif wire == 5:
+            if key >> 3 == field:
+                out += buf[i:i + 4]
+            i += 4
+        else:
+            raise ValueError("wire type %d in a TensorProto" % wire)
+    return bytes(out)
+
+
+# The types whose typed field is read from the wire (typed_data_bytes): the field number.
+TYPED_FIELD = {onnx.TensorProto.FLOAT: 4, onnx.TensorProto.COMPLEX64: 4,
+               onnx.TensorProto.DOUBLE: 10, onnx.TensorProto.COMPLEX128: 10}
+
+
 def tensor_record(t):
     np_type = onnx.mapping.TENSOR_TYPE_TO_NP_TYPE[t.data_type]
     shape = list(t.dims)
@@ -58,6 +105,12 @@ def tensor_record(t):
         data = [bytes(s).hex() for s in t.string_data]
         if len(data) != int(np.prod(shape, dtype=np.int64)):
             raise ValueError("string_data holds %d values for shape %s" % (len(data), shape))
+    elif t.data_type in TYPED_FIELD and not t.raw_data:
+        raw = typed_data_bytes(t, TYPED_FIELD[t.data_type])
+        want = int(np.prod(shape, dtype=np.int64)) * np.dtype(np_type).itemsize
+        if len(raw) != want:
+            raise ValueError("typed field holds %d bytes for shape %s of %s" % (len(raw), shape, np_type))
+        data = raw.hex()
     else:
         a = numpy_helper.to_array(t)
         if a.dtype != np_type or list(a.shape) != shape:
@@ -194,6 +247,80 @@ def check_edge_values(dirs):
             failures.append("%s: edge values missing from its inputs: %s" % (d, ", ".join(missing)))
     return failures, seen
 
+# The values that show a lossy copy (values=bits and bits_typed cases), stated here from the IEEE
+# 754 formats as bit patterns: -0.0, quiet NaN payload 1, negative quiet NaN with a payload,
+# signalling NaN payload 1, negative signalling NaN, smallest subnormal, largest subnormal,
+# negative smallest subnormal, smallest normal, largest finite, lowest, 1 - ulp, 1 + ulp, +inf,
+# -inf, an inexact fraction.
+BITS = {
+    "float": ("<u4", [0x80000000, 0x7FC00001, 0xFFC12345, 0x7F800001, 0xFF812345, 0x00000001,
+                      0x007FFFFF, 0x80000001, 0x00800000, 0x7F7FFFFF, 0xFF7FFFFF, 0x3F7FFFFF,
+                      0x3F800001, 0x7F800000, 0xFF800000, 0x3E4CCCCD]),
+    "double": ("<u8", [0x8000000000000000, 0x7FF8000000000001, 0xFFF8000000012345,
+                       0x7FF0000000000001, 0xFFF0000000012345, 0x0000000000000001,
+                       0x000FFFFFFFFFFFFF, 0x8000000000000001, 0x0010000000000000,
+                       0x7FEFFFFFFFFFFFFF, 0xFFEFFFFFFFFFFFFF, 0x3FEFFFFFFFFFFFFF,
+                       0x3FF0000000000001, 0x7FF0000000000000, 0xFFF0000000000000,
+                       0x3FB999999999999A]),
+    "float16": ("<u2", [0x8000, 0x7E01, 0xFE45, 0x7C01, 0xFC45, 0x0001, 0x03FF, 0x8001, 0x0400,
+                        0x7BFF, 0xFBFF, 0x3BFF, 0x3C01, 0x7C00, 0xFC00, 0x3555]),
+    "bfloat16": ("<u2", [0x8000, 0x7FC1, 0xFFC5, 0x7F81, 0xFF85, 0x0001, 0x007F, 0x8001, 0x0080,
+                         0x7F7F, 0xFF7F, 0x3F7F, 0x3F81, 0x7F80, 0xFF80, 0x3E4D]),
+}
+BITS["complex64"] = BITS["float"]
+BITS["complex128"] = BITS["double"]
+BITS_STRINGS = [b"", b"nul\0inside", b"\0", b"\xff\xfe", b"\xc3", b"\xed\xa0\x80",
+                b"x" * 100000, b"\xc0\x80"]
+
+
+def check_bits_values(dirs, records):
+    """Failures: values=bits cases (context inputs) whose input and output files, as python3-onnx
+    reads them, miss one of their type's bit patterns, or do not use the encoding the case names
+    (raw_data for bits, the typed fields for bits_typed); and the number of such cases."""
+    failures, seen = [], 0
+    for d in dirs:
+        base = os.path.basename(d)
+        typed = base.endswith("__values-bits_typed__context-inputs")
+        if not typed and not base.endswith("__values-bits__context-inputs"):
+            continue
+        seen += 1
+        with open(os.path.join(d, "case.json")) as f:
+            dtype = json.load(f)["dtype"]
+        if dtype not in BITS and dtype != "string":
+            continue
+        for kind in ("input", "output"):
+            files = sorted(p for p in records if p.startswith(os.path.join(d, "test_data_set_0", kind + "_")))
+            elements, found = [], False
+            for p in files:
+                for t in records[p]["tensors"]:
+                    if t["dtype"] == onnx.TensorProto.STRING:
+                        elements += [bytes.fromhex(x) for x in t["data"]]
+                        found = True
+                    elif onnx.TensorProto.DataType.Name(t["dtype"]).lower() == dtype:
+                        fmt, _ = BITS[dtype]
+                        elements += [int(x) for x in np.frombuffer(bytes.fromhex(t["data"]), dtype=fmt)]
+                        found = True
+            want = BITS_STRINGS if dtype == "string" else BITS[dtype][1]
+            missing = [w for w in want if w not in elements]
+            if not found or missing:
+                failures.append("%s: %s files miss bit patterns: %s" % (
+                    d, kind, ", ".join((w[:12].hex() if isinstance(w, bytes) else hex(w)) for w in missing[:4]) or "all"))
+            for p in files:
+                with open(p, "rb") as f:
+                    raw = f.read()
+                msg = onnx.TensorProto() if records[p]["kind"] == "tensor" else onnx.SequenceProto()
+                msg.ParseFromString(raw)
+                tensors = [msg] if records[p]["kind"] == "tensor" else list(msg.tensor_values)
+                for t in tensors:
+                    if t.data_type == onnx.TensorProto.STRING:
+                        continue
+                    if typed == bool(t.raw_data):
+                        failures.append("%s: %s in %s, not %s" % (
+                            p, "raw_data" if t.raw_data else "typed fields", base,
+                            "typed fields" if typed else "raw_data"))
+    return failures, seen
+
+
 def python_view(dirs):
     """file -> record, and file -> error for the files python cannot decode."""
     records, errors = {}, {}
@@ -259,6 +386,12 @@ def main():
     if edge_cases == 0:
         failures.append("no values=edge case found")
     print("%d values=edge cases hold their type's edge values" % (edge_cases - len(edge_failures)))
+    bits_failures, bits_cases = check_bits_values(dirs, theirs)
+    failures += bits_failures
+    if bits_cases == 0:
+        failures.append("no values=bits case found")
+    print("%d values=bits cases hold their type's bit patterns, in the encoding they name"
+          % (bits_cases - len(bits_failures)))
     print("%d case folders, %d files decoded by both, %.1f s" % (len(dirs), len(set(ours) & set(theirs)),
                                                               time.time() - start))
     if failures:

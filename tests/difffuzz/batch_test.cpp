@@ -62,7 +62,7 @@ TEST(Batch, PackedProgramsGiveEachProgramsOwnOutputs) {
     ASSERT_EQ(packed.output_offset[k + 1] - packed.output_offset[k], alone[k].outputs.size());
     for (size_t j = 0; j < alone[k].outputs.size(); ++j)
       EXPECT_TRUE(compare_value(alone[k].outputs[j], together.outputs[packed.output_offset[k] + j],
-                                Tolerance{}, "")
+                                ComparisonRule{}, "")
                       .ok)
           << "program " << k << " output " << j;
   }

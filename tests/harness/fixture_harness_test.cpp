@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cmath>
+#include <cstring>
 #include <fstream>
 #include <limits>
 
@@ -212,8 +213,10 @@ TEST(MustReject, CorpusCaseJsonIsRead) {
   EXPECT_EQ(c.opset, 11);
   ASSERT_TRUE(c.expected_error.has_value());
   EXPECT_EQ(*c.expected_error, "position_out_of_range");
-  EXPECT_DOUBLE_EQ(c.tolerance.rtol, 0.01);
-  EXPECT_DOUBLE_EQ(c.tolerance.atol, 0.5);
+  // A case.json without "comparison" (written before it) keeps its tolerance.
+  EXPECT_FALSE(c.comparison.exact);
+  EXPECT_DOUBLE_EQ(c.comparison.tolerance.rtol, 0.01);
+  EXPECT_DOUBLE_EQ(c.comparison.tolerance.atol, 0.5);
   EXPECT_EQ(c.spec, spec_clause("position.out_of_bounds").sentence);
   EXPECT_EQ(c.clarity, "normative");
   EXPECT_EQ(c.params.at("position"), "3");
@@ -366,7 +369,7 @@ TEST(LoadErrors, ValidCaseWithoutExpectedOutputs) {
 // ---- comparison rules ----
 
 TEST(Compare, FloatsWithinToleranceIntegersExactly) {
-  const Tolerance tol;  // rtol 1e-3, atol 1e-7
+  const ComparisonRule tol = ComparisonRule::tolerant();  // rtol 1e-3, atol 1e-7
   // |a-b| <= atol + rtol*|b|: 1000.9 vs 1000 is within 1.0000001, 1001.1 is not.
   EXPECT_TRUE(compare_value(f32({1}, {1000}), f32({1}, {1000.9f}), tol, "output 0").ok);
   const Comparison c = compare_value(f32({2}, {0, 1000}), f32({2}, {0, 1001.1f}), tol, "output 0");
@@ -396,15 +399,18 @@ TEST(Compare, FloatsWithinToleranceIntegersExactly) {
 
 // Strings are bytes: a string cut short (at a NUL byte or its end) differs.
 TEST(Compare, StringsByteForByte) {
-  const Tolerance tol;
-  auto str = [](std::string s) { return Tensor::from_strings({1}, {std::move(s)}); };
-  EXPECT_FALSE(compare_value(str(std::string("a\0b", 3)), str("a"), tol, "o").ok);
-  EXPECT_FALSE(compare_value(str("ab"), str("a"), tol, "o").ok);
-  EXPECT_TRUE(compare_value(str(std::string("a\0b", 3)), str(std::string("a\0b", 3)), tol, "o").ok);
+  for (const ComparisonRule& tol : {ComparisonRule{}, ComparisonRule::tolerant()}) {
+    auto str = [](std::string s) { return Tensor::from_strings({1}, {std::move(s)}); };
+    EXPECT_FALSE(compare_value(str(std::string("a\0b", 3)), str("a"), tol, "o").ok);
+    EXPECT_FALSE(compare_value(str("ab"), str("a"), tol, "o").ok);
+    EXPECT_TRUE(
+        compare_value(str(std::string("a\0b", 3)), str(std::string("a\0b", 3)), tol, "o").ok);
+    EXPECT_FALSE(compare_value(str(std::string("\xff\xfe", 2)), str("\xef\xbf\xbd"), tol, "o").ok);
+  }
 }
 
 TEST(Compare, ReasonsForStructuralDifferences) {
-  const Tolerance tol;
+  const ComparisonRule tol;
   EXPECT_EQ(compare_value(f32({2}, {1, 2}), f32({1, 2}, {1, 2}), tol, "o").reason,
             Reason::shape_mismatch);
   EXPECT_EQ(compare_value(f32({1}, {1}), Tensor::from_values<DataType::float64>({1}, {1}), tol, "o")
@@ -482,6 +488,142 @@ TEST(StaticChecks, InferenceContradictionIsAFinding) {
   ASSERT_EQ(o.findings.size(), 1u) << o.findings.front().message;
   EXPECT_EQ(o.findings[0].check, "shape_inference");
   EXPECT_NE(o.findings[0].message.find("rank 1"), std::string::npos) << o.findings[0].message;
+}
+
+// ---- exact comparison: copies are compared bit for bit ----
+
+// A float from its IEEE 754 binary32 bits.
+float f32_bits(uint32_t b) {
+  float f;
+  std::memcpy(&f, &b, sizeof f);
+  return f;
+}
+double f64_bits(uint64_t b) {
+  double d;
+  std::memcpy(&d, &b, sizeof d);
+  return d;
+}
+Tensor f16_bits(std::vector<uint16_t> bits) {
+  std::vector<Float16> v;
+  for (uint16_t b : bits) v.push_back(Float16{b});
+  const Shape shape{static_cast<int64_t>(v.size())};
+  return Tensor::from_values<DataType::float16>(shape, std::move(v));
+}
+
+TEST(CompareExact, EachLossHasItsReasonAndShowsTheBits) {
+  const ComparisonRule exact;
+  const ComparisonRule tolerant = ComparisonRule::tolerant();
+  struct Row {
+    const char* what;
+    uint32_t expected, actual;
+    Reason reason;
+    const char* says;
+  };
+  // binary32: sign 0x80000000, quiet bit 0x00400000, exponent 0x7f800000.
+  const Row rows[] = {
+      {"-0.0 as +0.0", 0x80000000u, 0x00000000u, Reason::zero_sign_changed, "-0.0 became +0.0"},
+      {"+0.0 as -0.0", 0x00000000u, 0x80000000u, Reason::zero_sign_changed, "+0.0 became -0.0"},
+      {"NaN payload", 0x7fc00001u, 0x7fc00000u, Reason::nan_changed, "sign or payload"},
+      {"NaN sign", 0xffc00000u, 0x7fc00000u, Reason::nan_changed, "sign or payload"},
+      {"sNaN quieted", 0x7f800001u, 0x7fc00001u, Reason::nan_quieted, "signalling NaN"},
+      {"sNaN canonicalized", 0x7f800001u, 0x7fc00000u, Reason::nan_changed, "sign or payload"},
+      {"smallest subnormal flushed", 0x00000001u, 0x00000000u, Reason::subnormal_flushed,
+       "flushed"},
+      {"largest subnormal flushed", 0x807fffffu, 0x80000000u, Reason::subnormal_flushed, "flushed"},
+      {"1 ulp above 1.0", 0x3f800000u, 0x3f800001u, Reason::bits_changed, "tolerance"},
+      {"1.0 as 1.5", 0x3f800000u, 0x3fc00000u, Reason::value_mismatch, ""},
+      {"NaN as 1.0", 0x7fc00000u, 0x3f800000u, Reason::value_mismatch, ""},
+  };
+  for (const Row& r : rows) {
+    const Tensor e = f32({2}, {1, f32_bits(r.expected)});
+    const Tensor a = f32({2}, {1, f32_bits(r.actual)});
+    const Comparison c = compare_value(e, a, exact, "output 0");
+    EXPECT_FALSE(c.ok) << r.what;
+    EXPECT_EQ(c.reason, r.reason) << r.what << ": " << c.message;
+    EXPECT_NE(c.message.find("element 1"), std::string::npos) << c.message;
+    EXPECT_NE(c.message.find(r.says), std::string::npos) << r.what << ": " << c.message;
+    char hex[16];
+    std::snprintf(hex, sizeof hex, "0x%08x", r.actual);
+    EXPECT_NE(c.message.find(hex), std::string::npos) << r.what << ": " << c.message;
+    EXPECT_TRUE(compare_value(e, e, exact, "o").ok) << r.what;
+  }
+  // Where the tolerance applies (computed values), each of these but the last two passes: the
+  // reason the corpus compares copies exactly.
+  for (size_t k = 0; k < std::size(rows); ++k)
+    EXPECT_EQ(compare_value(f32({1}, {f32_bits(rows[k].expected)}),
+                            f32({1}, {f32_bits(rows[k].actual)}), tolerant, "o")
+                  .ok,
+              k + 2 < std::size(rows))
+        << rows[k].what;
+}
+
+TEST(CompareExact, HalvesDoublesAndComplexByTheirBits) {
+  const ComparisonRule exact;
+  // float16: sign 0x8000, quiet bit 0x0200, 0x0001 the smallest subnormal, 0x3c00 = 1.0.
+  EXPECT_EQ(compare_value(f16_bits({0x8000}), f16_bits({0x0000}), exact, "o").reason,
+            Reason::zero_sign_changed);
+  EXPECT_EQ(compare_value(f16_bits({0x7c01}), f16_bits({0x7e01}), exact, "o").reason,
+            Reason::nan_quieted);
+  EXPECT_EQ(compare_value(f16_bits({0x0001}), f16_bits({0x0000}), exact, "o").reason,
+            Reason::subnormal_flushed);
+  // 1.0 + 2^-10 (0x3c01) as 1.0: off by one ulp, within rtol 1e-3.
+  const Comparison low = compare_value(f16_bits({0x3c01}), f16_bits({0x3c00}), exact, "o");
+  EXPECT_EQ(low.reason, Reason::bits_changed);
+  EXPECT_NE(low.message.find("0x3c01"), std::string::npos) << low.message;
+  EXPECT_TRUE(
+      compare_value(f16_bits({0x3c01}), f16_bits({0x3c00}), ComparisonRule::tolerant(), "o").ok);
+  // double: 0.1 narrowed through float (0x3fb99999a0000000) is within the tolerance.
+  auto f64 = [](double v) { return Tensor::from_values<DataType::float64>({1}, {v}); };
+  EXPECT_EQ(compare_value(f64(0.1), f64(static_cast<float>(0.1)), exact, "o").reason,
+            Reason::bits_changed);
+  EXPECT_EQ(compare_value(f64(f64_bits(0x7ff0000000000001ull)),
+                          f64(f64_bits(0x7ff8000000000001ull)), exact, "o")
+                .reason,
+            Reason::nan_quieted);
+  // complex64: the imaginary part's -0.0 lost.
+  using C = std::complex<float>;
+  auto cx = [](C v) { return Tensor::from_values<DataType::complex64>({1}, {v}); };
+  const Comparison z = compare_value(cx(C(1, -0.0f)), cx(C(1, 0.0f)), exact, "o");
+  EXPECT_EQ(z.reason, Reason::zero_sign_changed);
+  EXPECT_NE(z.message.find("-0.0 became +0.0"), std::string::npos) << z.message;
+  EXPECT_NE(z.message.find("(0x3f800000,0x80000000)"), std::string::npos) << z.message;
+  // Integers and bools exactly, as before.
+  EXPECT_EQ(compare_value(i64(1), i64(2), exact, "o").reason, Reason::value_mismatch);
+}
+
+// A tensor with both a loss of bits and a wrong value fails as wrong values, named by the first
+// wrong value; with losses only, by the first loss.
+TEST(CompareExact, AWrongValueOutranksALossOfBits) {
+  const ComparisonRule exact;
+  const Comparison c =
+      compare_value(f32({3}, {-0.0f, 1, 2}), f32({3}, {0.0f, 1, 3}), exact, "output 0");
+  EXPECT_EQ(c.reason, Reason::value_mismatch);
+  EXPECT_NE(c.message.find("element 2"), std::string::npos) << c.message;
+  EXPECT_NE(c.message.find("2 of 3 elements differ"), std::string::npos) << c.message;
+  const Comparison d = compare_value(f32({3}, {1, -0.0f, f32_bits(0x00000001u)}),
+                                     f32({3}, {1, 0.0f, 0.0f}), exact, "output 0");
+  EXPECT_EQ(d.reason, Reason::zero_sign_changed);
+  EXPECT_NE(d.message.find("element 1"), std::string::npos) << d.message;
+}
+
+// The one table: ONNX's fixtures and computing models within the tolerance, copies exactly.
+TEST(CompareExact, TheRuleOfACase) {
+  EXPECT_FALSE(comparison_rule("onnx-backend", {"SequenceAt"}).exact);
+  EXPECT_TRUE(comparison_rule("corpus", {"SequenceAt", "SequenceConstruct", "Loop"}).exact);
+  EXPECT_TRUE(comparison_rule("corpus", {"SequenceMap", "Identity", "Shape", "Concat"}).exact);
+  EXPECT_FALSE(comparison_rule("corpus", {"SequenceMap", "Add"}).exact);
+  EXPECT_FALSE(comparison_rule("fuzz", {"SequenceMap", "Cast"}).exact);
+  EXPECT_EQ(ComparisonRule{}.name(), "exact");
+  EXPECT_EQ(ComparisonRule::tolerant().name(), "tolerance rtol=0.001 atol=1e-07");
+  // case.json round trip.
+  CaseJson j;
+  j.comparison = ComparisonRule::tolerant({0.01, 0.5});
+  const CaseJson back = parse_case_json(case_json_text(j));
+  ASSERT_TRUE(back.comparison.has_value());
+  EXPECT_EQ(*back.comparison, *j.comparison);
+  j.comparison = ComparisonRule{};
+  EXPECT_TRUE(parse_case_json(case_json_text(j)).comparison->exact);
+  EXPECT_THROW(parse_case_json(R"({"comparison": {"kind": "close"}})"), Error);
 }
 
 }  // namespace

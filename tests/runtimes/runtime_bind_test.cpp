@@ -48,7 +48,7 @@ TEST_P(BoundFixture, RepeatedBoundRunsMatchBackendOutputs) {
       EXPECT_TRUE(r.outputs.empty()) << "a bound run keeps its outputs in the runtime's form";
       const std::vector<Value> out = bound->outputs();
       ASSERT_EQ(out.size(), data.outputs.size()) << "run " << run;
-      const Comparison cmp = compare_outputs(data.outputs, out, c.tolerance);
+      const Comparison cmp = compare_outputs(data.outputs, out, c.comparison);
       EXPECT_TRUE(cmp.ok) << "run " << run << ": " << cmp.message;
     }
     // Binding shares the input values' storage: nothing may have written through it.

@@ -28,7 +28,7 @@ TEST_P(OrtFixture, MatchesBackendOutputs) {
   const RunResult r = model->run(data.inputs);
   ASSERT_TRUE(r.ok) << kind_str(r.error.kind) << ": " << r.error.message;
   ASSERT_EQ(r.outputs.size(), data.outputs.size());
-  const Comparison cmp = compare_outputs(data.outputs, r.outputs, c.tolerance);
+  const Comparison cmp = compare_outputs(data.outputs, r.outputs, c.comparison);
   EXPECT_TRUE(cmp.ok) << cmp.message;
 }
 
