@@ -34,6 +34,43 @@ int ReportDiff::count(Change c) const {
                                         [c](const CaseChange& x) { return x.change == c; }));
 }
 
+int ReportDiff::passes_missing() const {
+  return static_cast<int>(std::count_if(changes.begin(), changes.end(), [](const CaseChange& c) {
+    return c.change == Change::disappeared && c.base && c.base->status == Status::pass;
+  }));
+}
+
+std::vector<std::string> gate_failures(const ReportDiff& d) {
+  const DiffGate& gate = d.gate;
+  std::vector<std::string> why;
+  if (d.has_regressions())
+    why.push_back(std::to_string(d.count(Change::regressed)) +
+                  " case(s) regressed (pass in base, another status in new)");
+  if (!d.next.complete && !gate.allow_incomplete)
+    why.push_back(
+        "new is incomplete (an interrupted or killed run): the cases it did not reach "
+        "are not judged (--allow-incomplete accepts it)");
+  if (const int missing = d.passes_missing(); missing > 0 && !gate.allow_missing)
+    why.push_back(std::to_string(missing) +
+                  " case(s) that passed in base are absent from new (--allow-missing accepts "
+                  "it)");
+  if (!gate.allow_missing) {
+    std::string differ;
+    for (const char* key : kSelectionOptions) {
+      const auto b = d.base.selection.find(key), n = d.next.selection.find(key);
+      const json bv = b == d.base.selection.end() ? json() : *b;
+      const json nv = n == d.next.selection.end() ? json() : *n;
+      if (bv != nv)
+        differ +=
+            (differ.empty() ? "" : "; ") + std::string(key) + " " + bv.dump() + " -> " + nv.dump();
+    }
+    if (!differ.empty())
+      why.push_back("the runs selected their cases differently (" + differ +
+                    "): they do not compare case for case (--allow-missing accepts it)");
+  }
+  return why;
+}
+
 bool ReportDiff::runtime_changed() const {
   return base.runtime_name != next.runtime_name || base.runtime_version != next.runtime_version;
 }
@@ -41,8 +78,13 @@ bool ReportDiff::runtime_changed() const {
 namespace {
 
 DiffSide side_of(const Report& r, std::string file) {
-  return {std::move(file), r.info.runtime_name, r.info.runtime_version,
-          static_cast<int>(r.cases.size()), r.info.complete};
+  DiffSide s{std::move(file), r.info.runtime_name, r.info.runtime_version,
+             static_cast<int>(r.cases.size()), r.info.complete};
+  if (r.info.options.is_object())
+    for (const char* key : kSelectionOptions)
+      if (const auto it = r.info.options.find(key); it != r.info.options.end())
+        s.selection[key] = *it;
+  return s;
 }
 
 std::map<std::string, const Outcome*> by_id(const Report& r, const std::string& file) {
@@ -84,7 +126,8 @@ json side_json(const DiffSide& s) {
   return {{"file", s.file},
           {"runtime", {{"name", s.runtime_name}, {"version", s.runtime_version}}},
           {"cases", s.cases},
-          {"complete", s.complete}};
+          {"complete", s.complete},
+          {"selection", s.selection}};
 }
 
 std::string e(std::string_view s) { return html_escape(s); }
@@ -158,6 +201,10 @@ std::vector<ChangeGroup> group_changes(const ReportDiff& diff, Change change) {
 
 std::string diff_to_text(const ReportDiff& d, size_t ids) {
   std::ostringstream t;
+  // The verdict first: why the gate fails, or that it passes.
+  const std::vector<std::string> why = gate_failures(d);
+  if (why.empty()) t << "gate: pass (no regression)\n";
+  for (size_t k = 0; k < why.size(); ++k) t << (k ? "      " : "gate: FAIL: ") << why[k] << "\n";
   const auto side = [&](const char* label, const DiffSide& s) {
     t << label << s.file << ": " << s.runtime() << ", " << s.cases << " cases"
       << (s.complete ? "" : " (incomplete: an interrupted run)") << "\n";
@@ -190,6 +237,8 @@ json diff_to_json(const ReportDiff& d) {
             {"base", side_json(d.base)},
             {"new", side_json(d.next)},
             {"runtime_changed", d.runtime_changed()}};
+  const std::vector<std::string> why = gate_failures(d);
+  j["gate"] = {{"passed", why.empty()}, {"failures", why}};
   json counts = json::object();
   for (Change c : kAllChanges) {
     counts[std::string(change_key(c))] = d.count(c);
@@ -219,11 +268,14 @@ std::string diff_to_html(const ReportDiff& d) {
   if (!d.base.complete || !d.next.complete)
     h << "<div class=\"banner warn\" id=\"incomplete\">An interrupted run is compared: the cases "
          "it did not reach count as appeared or disappeared.</div>\n";
-  if (d.has_regressions())
-    h << "<div class=\"banner bad\" id=\"verdict\">" << d.count(Change::regressed)
-      << " case(s) regressed.</div>\n";
-  else
+  const std::vector<std::string> why = gate_failures(d);
+  if (!why.empty()) {
+    h << "<div class=\"banner bad\" id=\"verdict\">";
+    for (size_t k = 0; k < why.size(); ++k) h << (k ? "<br>" : "") << e(why[k]);
+    h << "</div>\n";
+  } else {
     h << "<div class=\"banner good\" id=\"verdict\">No regression.</div>\n";
+  }
 
   h << "<table class=\"meta\"><tr><td></td><th>base</th><th>new</th></tr>\n";
   const auto meta = [&](const char* k, const std::string& b, const std::string& n) {

@@ -8,7 +8,7 @@
 // The JSON form (diff_to_json; reports/seqconf-diff.schema.json):
 //   {"diff_version": 1,
 //    "base": {"file", "runtime": {"name", "version"}, "cases", "complete"}, "new": {...},
-//    "runtime_changed": bool,
+//    "runtime_changed": bool, "gate": {"passed": bool, "failures": [why, ...]},
 //    "counts": {"regressed", "progressed", "changed", "appeared", "disappeared", "unchanged"},
 //    "regressed": [{"id", "op", "context", "departure", "base_status", "new_status",
 //                   "base_reason", "new_reason"}], "progressed": [...], ... }
@@ -56,19 +56,40 @@ struct DiffSide {
   std::string runtime_version;
   int cases = 0;
   bool complete = true;
+  // The run's options that select its cases (kSelectionOptions present in Report::info.options).
+  nlohmann::json selection = nlohmann::json::object();
   std::string runtime() const { return runtime_name + " " + runtime_version; }
 };
 
+// The options of a run that decide which cases it runs, compared by the gate.
+inline constexpr const char* kSelectionOptions[] = {"source", "filters", "shard", "strict",
+                                                    "onnx_all_ops"};
+
+// What the gate of seqconf diff lets through besides "no regression". A gate that cannot be
+// fooled fails safe: a run that stopped halfway or ran a subset has fewer cases to regress, so
+// by default it fails too.
+struct DiffGate {
+  bool allow_incomplete = false;  // new may be an interrupted run
+  bool allow_missing = false;     // cases that passed in base may be absent from new, and the
+                                  // runs may select cases differently
+};
 struct ReportDiff {
   DiffSide base;
   DiffSide next;
   std::vector<CaseChange> changes;  // by change (in kAllChanges order), then id
   int unchanged = 0;                // in both reports with the same status and reason
+  DiffGate gate;                    // what the caller allows (default: nothing)
   int count(Change c) const;
   bool runtime_changed() const;
-  // Exit code 1 of seqconf diff iff this holds.
   bool has_regressions() const { return count(Change::regressed) > 0; }
+  // Cases that passed in base and are absent from new.
+  int passes_missing() const;
 };
+
+// Why the gate fails, most telling first: regressions, new incomplete, passes missing from new,
+// runs that selected cases differently (each with the option that allows it). Empty: it passes,
+// and seqconf diff exits 0; else 1.
+std::vector<std::string> gate_failures(const ReportDiff& diff);
 
 // Compares next against base. The file names are only carried into the outputs and messages.
 // Throws Error(invalid_argument) when a case id occurs twice in one report.

@@ -3,6 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <optional>
+#include <utility>
+#include <vector>
 
 #include "reference/error.h"
 #include "reports/diff.h"
@@ -192,7 +195,7 @@ TEST(Diff, HtmlFormInTheReportsLook) {
   next.info.runtime_version = "1.17.3 <rc>";
   const std::string h = diff_to_html(diff_reports(base_report(), next, "a.json", "b&.json"));
   EXPECT_NE(h.find(".s-pass{"), std::string::npos);  // the report page's style sheet
-  EXPECT_NE(h.find("id=\"verdict\">4 case(s) regressed."), std::string::npos);
+  EXPECT_NE(h.find("id=\"verdict\">4 case(s) regressed (pass in base"), std::string::npos);
   EXPECT_NE(h.find("<td class=\"n\" data-count=\"regressed\">4</td>"), std::string::npos);
   EXPECT_NE(h.find("<td class=\"n\" data-count=\"unchanged\">2</td>"), std::string::npos);
   EXPECT_NE(h.find("data-change=\"regressed\" data-departure=\"SequenceAt [loop_body] pass -&gt; "
@@ -228,6 +231,106 @@ TEST(Diff, RejectsARepeatedCaseId) {
               std::string::npos)
         << e.what();
   }
+}
+
+// ---- the gate (gate_failures): seqconf diff exits 1 when any reason is given ----
+
+// Two reports of one case each, or none: base passes, new has the given outcome.
+ReportDiff one_case(std::optional<Status> next_status, bool next_complete = true) {
+  RunInfo b = testing::run_info(), n = testing::run_info();
+  n.complete = next_complete;
+  std::vector<Outcome> base = {testing::outcome("corpus.a", "SequenceAt", "float", Status::pass)};
+  std::vector<Outcome> next;
+  if (next_status)
+    next.push_back(
+        testing::outcome("corpus.a", "SequenceAt", "float", *next_status,
+                         *next_status == Status::pass ? Reason::none : Reason::internal));
+  return diff_reports(make_report(b, base, nullptr), make_report(n, next, nullptr));
+}
+
+TEST(DiffGate, APassThatBecomesAnyOtherStatusIsARegression) {
+  EXPECT_TRUE(gate_failures(one_case(Status::pass)).empty());
+  for (Status s : kAllStatuses) {
+    if (s == Status::pass) continue;
+    const ReportDiff d = one_case(s);
+    EXPECT_EQ(d.count(Change::regressed), 1) << status_key(s);
+    const auto why = gate_failures(d);
+    ASSERT_EQ(why.size(), 1u) << status_key(s);
+    EXPECT_NE(why[0].find("1 case(s) regressed"), std::string::npos) << why[0];
+  }
+}
+
+TEST(DiffGate, AnIncompleteNewRunFailsUnlessAllowed) {
+  ReportDiff d = one_case(Status::pass, /*next_complete=*/false);
+  auto why = gate_failures(d);
+  ASSERT_EQ(why.size(), 1u);
+  EXPECT_NE(why[0].find("new is incomplete"), std::string::npos) << why[0];
+  EXPECT_NE(why[0].find("--allow-incomplete"), std::string::npos) << why[0];
+  d.gate.allow_incomplete = true;
+  EXPECT_TRUE(gate_failures(d).empty());
+  // An incomplete base does not fail the gate: the new run is what is judged.
+  RunInfo b = testing::run_info();
+  b.complete = false;
+  const std::vector<Outcome> one = {
+      testing::outcome("corpus.a", "SequenceAt", "float", Status::pass)};
+  EXPECT_TRUE(gate_failures(diff_reports(make_report(b, one, nullptr),
+                                         make_report(testing::run_info(), one, nullptr)))
+                  .empty());
+}
+
+TEST(DiffGate, APassAbsentFromNewFailsUnlessAllowedAFailureMayGo) {
+  ReportDiff d = one_case(std::nullopt);
+  auto why = gate_failures(d);
+  ASSERT_EQ(why.size(), 1u);
+  EXPECT_NE(why[0].find("1 case(s) that passed in base are absent from new"), std::string::npos)
+      << why[0];
+  d.gate.allow_missing = true;
+  EXPECT_TRUE(gate_failures(d).empty());
+  // A case that failed in base and is gone is no regression.
+  const std::vector<Outcome> failing = {
+      testing::outcome("corpus.a", "SequenceAt", "float", Status::fail, Reason::value_mismatch)};
+  const ReportDiff gone = diff_reports(make_report(testing::run_info(), failing, nullptr),
+                                       make_report(testing::run_info(), {}, nullptr));
+  EXPECT_EQ(gone.count(Change::disappeared), 1);
+  EXPECT_TRUE(gate_failures(gone).empty());
+}
+
+TEST(DiffGate, RunsThatSelectedTheirCasesDifferentlyFailUnlessAllowed) {
+  const std::vector<Outcome> one = {
+      testing::outcome("corpus.a", "SequenceAt", "float", Status::pass)};
+  for (const auto& [key, value] :
+       std::vector<std::pair<std::string, json>>{{"source", "corpus"},
+                                                 {"filters", json::array({"corpus/SequenceAt*"})},
+                                                 {"shard", "1/2"},
+                                                 {"strict", true}}) {
+    RunInfo n = testing::run_info();
+    n.options[key] = value;
+    ReportDiff d =
+        diff_reports(make_report(testing::run_info(), one, nullptr), make_report(n, one, nullptr));
+    auto why = gate_failures(d);
+    ASSERT_EQ(why.size(), 1u) << key;
+    EXPECT_NE(why[0].find("selected their cases differently (" + key), std::string::npos) << why[0];
+    d.gate.allow_missing = true;
+    EXPECT_TRUE(gate_failures(d).empty()) << key;
+  }
+  // Options that do not select cases (the corpus folder, jobs) do not count.
+  RunInfo n = testing::run_info();
+  n.options["corpus"] = "/elsewhere";
+  n.options["jobs"] = 2;
+  EXPECT_TRUE(gate_failures(diff_reports(make_report(testing::run_info(), one, nullptr),
+                                         make_report(n, one, nullptr)))
+                  .empty());
+}
+
+TEST(DiffGate, TheFirstLineOfTheTextAndTheJsonSayWhy) {
+  const ReportDiff d = one_case(Status::crash, /*next_complete=*/false);
+  const std::string t = diff_to_text(d);
+  EXPECT_EQ(t.rfind("gate: FAIL: 1 case(s) regressed", 0), 0u) << t;
+  EXPECT_NE(t.find("new is incomplete"), std::string::npos) << t;
+  const json j = diff_to_json(d);
+  EXPECT_FALSE(j["gate"]["passed"].get<bool>());
+  EXPECT_EQ(j["gate"]["failures"].size(), 2u);
+  EXPECT_EQ(diff_to_text(one_case(Status::pass)).rfind("gate: pass", 0), 0u);
 }
 
 }  // namespace
