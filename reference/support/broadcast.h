@@ -103,15 +103,43 @@ inline bool is_real_numeric(DataType d) {
 // A and B of one element type, combined element by element after broadcasting. fn(x, y) returns
 // the output element, of out_dtype's storage type when `out` is given (comparisons), else of the
 // inputs' type. Callers have checked the element type; types fn cannot take never reach it.
+// Numeric inputs are read through pointers taken once, and the output is written once in place:
+// equal shapes, and a one-element operand against a tensor, run one tight loop per element type
+// with no index arithmetic (the common case of bodies and models); other shapes take the general
+// broadcasting path.
 template <DataType D, DataType Out, class Fn>
 Tensor broadcast_binary(const std::string& op, const Tensor& a, const Tensor& b, Fn&& fn) {
   const Broadcast bc(op, {&a, &b}, Out);
   using O = storage_t<Out>;
-  std::vector<O> out(bc.count());
-  bc.for_each([&](size_t i, const size_t* off) {
-    out[i] = fn(element_at<D>(a, off[0]), element_at<D>(b, off[1]));
-  });
-  return Tensor::from_values<Out>(bc.shape(), std::move(out));
+  const size_t n = bc.count();
+  if constexpr (D != DataType::string && Out != DataType::string) {
+    using T = storage_t<D>;
+    // Distinct storage: the output is new, so the loops may be vectorized.
+    const T* __restrict x = a.data<T>();
+    const T* __restrict y = b.data<T>();
+    std::vector<Tensor> out = Tensor::written_once(Out, {bc.shape()}, [&](std::byte* const* p) {
+      O* __restrict o = reinterpret_cast<O*>(p[0]);
+      if (a.shape() == b.shape()) {
+        for (size_t i = 0; i < n; ++i) o[i] = fn(x[i], y[i]);
+      } else if (a.element_count() == 1 && b.element_count() == n) {
+        // A's shape is all ones: the output is B's elements in B's order.
+        const T s = x[0];
+        for (size_t i = 0; i < n; ++i) o[i] = fn(s, y[i]);
+      } else if (b.element_count() == 1 && a.element_count() == n) {
+        const T s = y[0];
+        for (size_t i = 0; i < n; ++i) o[i] = fn(x[i], s);
+      } else {
+        bc.for_each([&](size_t i, const size_t* off) { o[i] = fn(x[off[0]], y[off[1]]); });
+      }
+    });
+    return std::move(out.front());
+  } else {
+    std::vector<O> out(n);
+    bc.for_each([&](size_t i, const size_t* off) {
+      out[i] = fn(element_at<D>(a, off[0]), element_at<D>(b, off[1]));
+    });
+    return Tensor::from_values<Out>(bc.shape(), std::move(out));
+  }
 }
 
 }  // namespace seqconf::support
