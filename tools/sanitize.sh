@@ -3,7 +3,8 @@
 # UndefinedBehaviorSanitizer, then valgrind memcheck on the CLI (default: both).
 #  asan:     builds with clang++-14 -fsanitize=address,undefined (libstdc++) into
 #            $SEQCONF_ASAN_BUILD (default build-asan) and runs every ctest test there but
-#            label embedding (ASAN_OPTIONS=detect_leaks=1:handle_segv=0:handle_sigfpe=0, leaks inside ONNX
+#            labels bench-gate (ratios are not for sanitized builds) and embedding
+#            (ASAN_OPTIONS=detect_leaks=1:handle_segv=0:handle_sigfpe=0, leaks inside ONNX
 #            Runtime suppressed by tools/sanitize-lsan.supp,
 #            UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1);
 #            JUnit XML in $SEQCONF_ASAN_BUILD/ctest-junit.xml.
@@ -47,12 +48,13 @@ if [[ $steps != valgrind ]]; then
   supp="$PWD/tools/sanitize-lsan.supp"  # leaks inside ONNX Runtime's prebuilt library
   echo "== ctest under ASan+UBSan ($jobs jobs)"
   echo "   excluded: label embedding (it installs the sanitized static libraries and builds a"
-  echo "   separate consumer project with its own, unsanitized flags, which cannot link them)"
+  echo "   separate consumer project with its own, unsanitized flags, which cannot link them) and"
+  echo "   label bench-gate (benchmark ratios: the sanitizers slow the reference, not ONNX Runtime)"
   time (cd "$asan" &&
     ASAN_OPTIONS=detect_leaks=1:handle_segv=0:handle_sigfpe=0 \
       LSAN_OPTIONS=suppressions="$supp":print_suppressions=0 \
       UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-      ctest --output-on-failure -j"$jobs" -LE embedding --output-junit ctest-junit.xml) ||
+      ctest --output-on-failure -j"$jobs" -LE 'embedding|bench-gate' --output-junit ctest-junit.xml) ||
     status=1
   echo "== ctest done at $(elapsed)"
 fi
