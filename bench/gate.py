@@ -28,7 +28,8 @@ def main():
     margin = table["margin"]
     gated = [t for t in table["targets"] if t.get("gate")]
     workloads = sorted({t[side][0] for t in gated for side in ("numerator", "denominator")})
-    pattern = "^(" + "|".join(re.escape(w) for w in workloads) + ")/(reference|onnxruntime)$"
+    pattern = ("^(" + "|".join(re.escape(w) for w in workloads) +
+               ")/(reference|onnxruntime|memcpy)$")
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "bench.json")
         run = subprocess.run([args.bench, "--benchmark_filter=" + pattern,

@@ -92,4 +92,10 @@ onnx::ModelProto map_model(int64_t n, bool add) {
                     {value_info("output_sequence", float_sequence(dims))});
 }
 
+onnx::ModelProto add_model(int64_t n) {
+  return model_with(14, node("Add", {"a", "b"}, {"c"}, "Add"),
+                    {value_info("a", float_tensor({n})), value_info("b", float_tensor({n}))},
+                    {value_info("c", float_tensor({n}))});
+}
+
 }  // namespace seqconf::bench

@@ -19,5 +19,7 @@ onnx::ModelProto erase_model();
 onnx::ModelProto at_model();
 // SequenceMap over seq(float) of [n]: body Identity(x), or Add(x, b) with b a float[n] input.
 onnx::ModelProto map_model(int64_t n, bool add);
+// Add-14 of two float tensors of n elements.
+onnx::ModelProto add_model(int64_t n);
 
 }  // namespace seqconf::bench

@@ -297,6 +297,29 @@ std::vector<Workload> workloads() {
   }
 
   {
+    // An element-wise operator alone: Add of two tensors of 2^20 floats (4 MiB each), against
+    // memcpy of the output's bytes.
+    constexpr int64_t kFloats = int64_t{1} << 20;
+    Workload w;
+    w.name = "Add/n1048576";
+    w.model = add_model(kFloats);
+    w.make_inputs = [] {
+      return std::vector<Value>{filled({kFloats}, 1.5f), filled({kFloats}, 0.25f)};
+    };
+    w.check = [](const std::vector<Value>& out) -> std::string {
+      if (out.size() != 1 || !out[0].is_tensor() || out[0].tensor().element_count() != kFloats)
+        return "expected one tensor of 2^20 elements";
+      // Element i of the inputs is 1.5 + i % 1000 and 0.25 + i % 1000 (filled).
+      const float last = (1.5f + 575.0f) + (0.25f + 575.0f);
+      if (out[0].tensor().data<float>()[kFloats - 1] != last) return "the last sum is wrong";
+      return {};
+    };
+    w.memcpy_bytes = kFloats * sizeof(float);
+    w.io_bytes = 3 * kFloats * sizeof(float);
+    ws.push_back(std::move(w));
+  }
+
+  {
     // Per-run overhead: SequenceAt on a 3-element sequence of 2 floats.
     Workload w;
     w.name = "SequenceAt/tiny_L3";

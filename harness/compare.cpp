@@ -1,4 +1,5 @@
 #include "harness/compare.h"
+#include "reference/bits.h"
 
 #include <cmath>
 #include <cstdio>
@@ -81,14 +82,6 @@ Reason loss_of(double e, double a, Bits eb, Bits ab, const FloatLayout<Bits>& la
   return Reason::value_mismatch;
 }
 
-template <class Bits, class F>
-Bits bits_of(F v) {
-  static_assert(sizeof(Bits) == sizeof(F));
-  Bits b;
-  std::memcpy(&b, &v, sizeof b);
-  return b;
-}
-
 // Reason::none when element i of e and a agree bit for bit (byte for byte for strings), else
 // what differs (tensors of one element type).
 Reason element_loss(const Tensor& e, const Tensor& a, size_t i) {
@@ -103,11 +96,11 @@ Reason element_loss(const Tensor& e, const Tensor& a, size_t i) {
       return loss_of<uint16_t>(half_to_float(x), half_to_float(y), x.bits, y.bits,
                                D == DataType::float16 ? kFloat16 : kBFloat16);
     } else if constexpr (D == DataType::float32) {
-      const uint32_t x = bits_of<uint32_t>(e.data<T>()[i]), y = bits_of<uint32_t>(a.data<T>()[i]);
+      const uint32_t x = bit_cast<uint32_t>(e.data<T>()[i]), y = bit_cast<uint32_t>(a.data<T>()[i]);
       return x == y ? Reason::none
                     : loss_of<uint32_t>(e.data<T>()[i], a.data<T>()[i], x, y, kFloat32);
     } else if constexpr (D == DataType::float64) {
-      const uint64_t x = bits_of<uint64_t>(e.data<T>()[i]), y = bits_of<uint64_t>(a.data<T>()[i]);
+      const uint64_t x = bit_cast<uint64_t>(e.data<T>()[i]), y = bit_cast<uint64_t>(a.data<T>()[i]);
       return x == y ? Reason::none
                     : loss_of<uint64_t>(e.data<T>()[i], a.data<T>()[i], x, y, kFloat64);
     } else if constexpr (D == DataType::complex64 || D == DataType::complex128) {
@@ -122,7 +115,7 @@ Reason element_loss(const Tensor& e, const Tensor& a, size_t i) {
       const T x = e.data<T>()[i], y = a.data<T>()[i];
       // The real part's loss, else the imaginary part's.
       for (const auto& [p, q] : {std::pair<R, R>{x.real(), y.real()}, {x.imag(), y.imag()}}) {
-        const Bits pb = bits_of<Bits>(p), qb = bits_of<Bits>(q);
+        const Bits pb = bit_cast<Bits>(p), qb = bit_cast<Bits>(q);
         if (pb != qb) return loss_of<Bits>(p, q, pb, qb, layout);
       }
       return Reason::none;
@@ -141,19 +134,19 @@ std::string element_hex(const Tensor& t, size_t i) {
     if constexpr (is_half_v<T>) {
       std::snprintf(buf, sizeof buf, "0x%04x", unsigned{t.data<T>()[i].bits});
     } else if constexpr (D == DataType::float32) {
-      std::snprintf(buf, sizeof buf, "0x%08x", unsigned{bits_of<uint32_t>(t.data<T>()[i])});
+      std::snprintf(buf, sizeof buf, "0x%08x", unsigned{bit_cast<uint32_t>(t.data<T>()[i])});
     } else if constexpr (D == DataType::float64) {
       std::snprintf(buf, sizeof buf, "0x%016llx",
-                    static_cast<unsigned long long>(bits_of<uint64_t>(t.data<T>()[i])));
+                    static_cast<unsigned long long>(bit_cast<uint64_t>(t.data<T>()[i])));
     } else if constexpr (D == DataType::complex64) {
       const T z = t.data<T>()[i];
-      std::snprintf(buf, sizeof buf, "(0x%08x,0x%08x)", unsigned{bits_of<uint32_t>(z.real())},
-                    unsigned{bits_of<uint32_t>(z.imag())});
+      std::snprintf(buf, sizeof buf, "(0x%08x,0x%08x)", unsigned{bit_cast<uint32_t>(z.real())},
+                    unsigned{bit_cast<uint32_t>(z.imag())});
     } else if constexpr (D == DataType::complex128) {
       const T z = t.data<T>()[i];
       std::snprintf(buf, sizeof buf, "(0x%016llx,0x%016llx)",
-                    static_cast<unsigned long long>(bits_of<uint64_t>(z.real())),
-                    static_cast<unsigned long long>(bits_of<uint64_t>(z.imag())));
+                    static_cast<unsigned long long>(bit_cast<uint64_t>(z.real())),
+                    static_cast<unsigned long long>(bit_cast<uint64_t>(z.imag())));
     } else {
       return std::string();
     }

@@ -31,6 +31,8 @@ details.case>summary{cursor:pointer}details.case[open]{background:#fcfcfc}
 pre{background:#f6f6f6;padding:.4em .6em;white-space:pre-wrap;word-break:break-all;margin:.2em 0}
 dl{display:grid;grid-template-columns:max-content 1fr;gap:.15em .8em}dt{font-weight:600}dd{margin:0}
 blockquote{margin:.2em 0;padding:.2em .7em;border-left:3px solid #9ab;background:#f5f8fb}
+td,th,code{overflow-wrap:anywhere}
+table{display:block;max-width:100%;overflow-x:auto}
 )";
 
 std::string e(std::string_view s) { return html_escape(s); }

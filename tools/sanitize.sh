@@ -51,7 +51,7 @@ if [[ $steps != valgrind ]]; then
   echo "   separate consumer project with its own, unsanitized flags, which cannot link them) and"
   echo "   label bench-gate (benchmark ratios: the sanitizers slow the reference, not ONNX Runtime)"
   time (cd "$asan" &&
-    ASAN_OPTIONS=detect_leaks=1:handle_segv=0:handle_sigfpe=0 \
+    SEQCONF_SANITIZED=1 ASAN_OPTIONS=detect_leaks=1:handle_segv=0:handle_sigfpe=0 \
       LSAN_OPTIONS=suppressions="$supp":print_suppressions=0 \
       UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
       ctest --output-on-failure -j"$jobs" -LE 'embedding|bench-gate' --output-junit ctest-junit.xml) ||

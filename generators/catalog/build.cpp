@@ -12,6 +12,7 @@
 
 #include "generators/catalog/catalog.h"
 #include "generators/catalog/context.h"
+#include "reference/bits.h"
 #include "reference/interpreter/interpreter.h"
 #include "reference/model_builder.h"
 #include "reference/proto.h"
@@ -108,13 +109,6 @@ storage_t<D> edge_value(int j) {
 
 // The values that show a lossy copy (catalog.h, kBitsKey), by their bits where the type is
 // floating, so each is exactly the pattern named.
-template <class T, class Bits>
-T from_bits(Bits b) {
-  static_assert(sizeof(T) == sizeof(Bits));
-  T v;
-  std::memcpy(&v, &b, sizeof v);
-  return v;
-}
 // binary32 and binary64, in the order of the keys: -0.0; quiet NaN with payload 1; negative
 // quiet NaN with another payload; signalling NaN with payload 1; negative signalling NaN; the
 // smallest subnormal; the largest; the negative smallest; the smallest normal; the largest
@@ -156,14 +150,14 @@ storage_t<D> bits_value(int j) {
   } else if constexpr (D == DataType::bfloat16) {
     return T{kBFloat16Bits[j]};
   } else if constexpr (D == DataType::float32) {
-    return from_bits<float>(kFloatBits[j]);
+    return bit_cast<float>(kFloatBits[j]);
   } else if constexpr (D == DataType::float64) {
-    return from_bits<double>(kDoubleBits[j]);
+    return bit_cast<double>(kDoubleBits[j]);
   } else if constexpr (D == DataType::complex64) {
     // Each pattern once as a real part, once as an imaginary part.
-    return T(from_bits<float>(kFloatBits[j]), from_bits<float>(kFloatBits[kBitsKeys - 1 - j]));
+    return T(bit_cast<float>(kFloatBits[j]), bit_cast<float>(kFloatBits[kBitsKeys - 1 - j]));
   } else if constexpr (D == DataType::complex128) {
-    return T(from_bits<double>(kDoubleBits[j]), from_bits<double>(kDoubleBits[kBitsKeys - 1 - j]));
+    return T(bit_cast<double>(kDoubleBits[j]), bit_cast<double>(kDoubleBits[kBitsKeys - 1 - j]));
   } else if constexpr (std::is_signed_v<T>) {
     using L = std::numeric_limits<T>;
     const T v[8] = {L::min(),        L::max(), T(-1), T(L::min() + 1),

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <limits>
 
+#include "reference/bits.h"
 #include "runtimes/seeded/seeded.h"
 
 namespace seqconf::seeded {
@@ -92,21 +93,9 @@ std::optional<Tensor> map_halves(const Tensor& t, F f) {
   });
 }
 
-// A float or double's bits, and back.
+// The bits of a float or a double.
 template <class R>
 using bits_t = std::conditional_t<sizeof(R) == 4, uint32_t, uint64_t>;
-template <class R>
-bits_t<R> bits_of(R x) {
-  bits_t<R> b;
-  std::memcpy(&b, &x, sizeof b);
-  return b;
-}
-template <class R>
-R from_bits(bits_t<R> b) {
-  R x;
-  std::memcpy(&x, &b, sizeof x);
-  return x;
-}
 // IEEE 754: the quiet bit is the first bit of the trailing significand field.
 template <class R>
 constexpr bits_t<R> kQuietBit = bits_t<R>(1) << (std::numeric_limits<R>::digits - 2);
@@ -159,7 +148,7 @@ std::vector<Defect> bits_defects() {
                    [](auto x) {
                      using R = decltype(x);
                      if (!std::isnan(x)) return x;
-                     return from_bits<R>(bits_of(x) | kQuietBit<R>);
+                     return bit_cast<R>(bit_cast<bits_t<R>>(x) | kQuietBit<R>);
                    },
                    [](uint16_t b, bool bf16) {
                      return half_is_nan(b, bf16) ? uint16_t(b | half_quiet(bf16)) : b;

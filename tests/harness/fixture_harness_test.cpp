@@ -12,6 +12,7 @@
 #include "cases/data_dir.h"
 #include "harness/compare.h"
 #include "harness/runner.h"
+#include "reference/bits.h"
 #include "reference/proto.h"
 #include "reference/spec_clauses.h"
 #include "runtimes/reference_runtime.h"
@@ -493,16 +494,8 @@ TEST(StaticChecks, InferenceContradictionIsAFinding) {
 // ---- exact comparison: copies are compared bit for bit ----
 
 // A float from its IEEE 754 binary32 bits.
-float f32_bits(uint32_t b) {
-  float f;
-  std::memcpy(&f, &b, sizeof f);
-  return f;
-}
-double f64_bits(uint64_t b) {
-  double d;
-  std::memcpy(&d, &b, sizeof d);
-  return d;
-}
+float f32_bits(uint32_t b) { return bit_cast<float>(b); }
+double f64_bits(uint64_t b) { return bit_cast<double>(b); }
 Tensor f16_bits(std::vector<uint16_t> bits) {
   std::vector<Float16> v;
   for (uint16_t b : bits) v.push_back(Float16{b});

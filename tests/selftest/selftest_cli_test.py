@@ -18,8 +18,16 @@ rc, out = t.run("selftest", "--list")
 listed = [line for line in out.splitlines() if "\t" in line]
 t.check(rc == 0 and len(listed) >= 20, f"--list names {len(listed)} defects (at least 20)")
 
-# The whole selftest on the cases, without fuzzing.
-rc, out = t.run("selftest", "--fuzz-seeds", "0", "--jobs", "2", "--report", t.path("all.json"))
+# The whole selftest on the cases, without fuzzing: every defect on every case. Under the
+# sanitizers (tools/sanitize.sh sets SEQCONF_SANITIZED), where it takes several times its usual
+# 4 minutes, the value and bits defects only: the others' coverage is this same test's in the
+# unsanitized stage, and what the sanitizers look at (the harness, the seeded kernels) is the
+# same code.
+only = ["value.*", "bits.*"] if os.environ.get("SEQCONF_SANITIZED") else []
+if only:
+    listed = [line for line in listed if line.split("\t")[0].startswith(("value.", "bits."))]
+rc, out = t.run("selftest", "--fuzz-seeds", "0", "--jobs", "2", "--report", t.path("all.json"),
+                *[a for g in only for a in ("--defects", g)], timeout=1700)
 t.check(rc == 0, f"selftest on every case exits 0 (got {rc}): {out[-400:]}")
 r = t.load("all.json")
 t.check(r["kind"] == "seqconf-selftest", "report kind")
@@ -31,9 +39,8 @@ for d in r["defects"]:
     t.check(d["fuzz"] == [], f"{d['id']}: no fuzzing asked, none run")
 
 # A gap: the corpus without its edge-value cases (values=edge, and values=bits, which hold such
-# values too) and ONNX's fixtures left out. The
-# defects only those cases catch (strings cut at NUL, uint64 read as signed) must be reported
-# as caught by no case, and the run must fail.
+# values too) and ONNX's fixtures left out. The defects only those cases catch (strings cut at
+# NUL, uint64 read as signed) must be reported as caught by no case, and the run must fail.
 cut = t.path("cut")
 os.makedirs(cut)
 kept = 0
