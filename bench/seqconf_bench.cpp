@@ -358,6 +358,7 @@ void run_harness(benchmark::State& state, const std::vector<Case>& cases, Runtim
 int main(int argc, char** argv) {
   using namespace seqconf;
   using namespace seqconf::bench;
+  serve_if_worker(argc, argv);  // an isolated runtime's worker process
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
 

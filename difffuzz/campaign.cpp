@@ -362,8 +362,7 @@ struct Finder {
   // time would.
   size_t first_failing(const std::vector<Program>& candidates, const std::string& kind,
                        const std::string& op, Evaluation* last, size_t* evals) {
-    // A crash or a hang forks a new worker: one at a time, with no other thread running.
-    const size_t window = kind == "crash" || kind == "timeout" ? 1 : runtimes.size();
+    const size_t window = runtimes.size();
     for (size_t first = 0; first < candidates.size(); first += window) {
       const size_t n = std::min(window, candidates.size() - first);
       std::vector<Evaluation> evaluations(n);
@@ -509,7 +508,6 @@ FuzzResult run_campaign(Runtime& runtime, const FuzzOptions& options) {
     extra.push_back(options.make_runtime());
     runtimes.push_back(extra.back().get());
   }
-  Runtime& reference = *references.front();
   std::vector<Runtime*> reference_ptrs;
   for (const auto& r : references) reference_ptrs.push_back(r.get());
   Finder finder{reference_ptrs, runtimes, options, result};
@@ -691,13 +689,6 @@ FuzzResult run_campaign(Runtime& runtime, const FuzzOptions& options) {
     std::thread evaluator = thread_with_limit([&] { evaluate_round(current); });
     more = generate(next);
     evaluator.join();
-    // A crash or a timeout is confirmed here, with no other thread running: a worker forked
-    // after a crash while another thread held a lock could hang on that lock. Even with one
-    // evaluation thread the next round was being generated beside it (under ASan, whose
-    // allocator lock a fork can inherit held, such hangs were seen).
-    for (Slot& s : current.slots)
-      if (s.evaluation.kind == "crash" || s.evaluation.kind == "timeout")
-        s.evaluation = evaluate(s.program, reference, runtime);
     for (size_t k = 0; k < current.slots.size(); ++k) {
       consider(options.first_iteration + current.first + k, current.shrinkables[k],
                current.slots[k].program, current.slots[k].evaluation);

@@ -143,7 +143,7 @@ std::vector<std::optional<Outcome>> run_cases(
     const RunOptions& options, const std::function<void(const Outcome&)>& on_outcome) {
   if (runtimes.empty()) throw Error(ErrorCode::invalid_argument, "run_cases: no runtime");
   std::vector<std::optional<Outcome>> slots(cases.size());
-  // One static-check sandbox per worker, forked before the worker threads start.
+  // One static-check sandbox per worker thread.
   std::vector<std::unique_ptr<StaticCheckSandbox>> sandboxes;
   if (options.static_checks)
     for (size_t w = 0; w < runtimes.size(); ++w)

@@ -163,6 +163,9 @@ std::optional<std::string> answer_stages(const std::string& request) {
   return answer;
 }
 
+const WorkerKind kStaticChecksWorker("static-checks",
+                                     [](const std::string&) { return answer_stages; });
+
 // Reads one stage's answer into r.
 void read_stage(FieldReader& in, const std::string& stage,
                 const std::vector<Value>& expected_outputs, StaticCheck& r) {
@@ -213,7 +216,7 @@ StaticCheck check_statically(const onnx::ModelProto& model,
 StaticCheckSandbox::StaticCheckSandbox(int timeout_ms) {
   IsolationOptions options;
   options.timeout_ms = timeout_ms;
-  worker_ = std::make_unique<ForkedWorker>(answer_stages, options);
+  worker_ = std::make_unique<WorkerProcess>(WorkerRecipe{"static-checks", ""}, options);
   worker_->start();
 }
 
@@ -231,7 +234,7 @@ StaticCheck StaticCheckSandbox::check(const onnx::ModelProto& model,
   };
   // Both stages in one request; when the worker dies or hangs, each stage alone on a fresh
   // worker, which confirms the crash and tells which of ONNX's functions it was in.
-  if (ForkedWorker::Answer a = ask("checker shape_inference", "static checks"); a.ok) {
+  if (WorkerProcess::Answer a = ask("checker shape_inference", "static checks"); a.ok) {
     FieldReader in(a.bytes);
     read_stage(in, "checker", expected_outputs, r);
     read_stage(in, "shape_inference", expected_outputs, r);
@@ -239,7 +242,7 @@ StaticCheck StaticCheckSandbox::check(const onnx::ModelProto& model,
   }
   for (const std::string stage : {"checker", "shape_inference"}) {
     const bool checker = stage == "checker";
-    const ForkedWorker::Answer a =
+    const WorkerProcess::Answer a =
         ask(stage, checker ? "onnx::checker::check_model" : "InferShapes");
     if (a.ok) {
       FieldReader in(a.bytes);

@@ -35,10 +35,11 @@ struct StaticCheck {
 StaticCheck check_statically(const onnx::ModelProto& model,
                              const std::vector<Value>& expected_outputs);
 
-// The same in a forked worker process, reused across models and re-forked after a crash or a
-// hang, so that a model on which ONNX's checker or shape inference crashes (a constant scalar
-// split of 0 divides by zero in ONNX 1.12's SplitToSequence inference) becomes a finding and
-// the run goes on. One sandbox serves one thread at a time.
+// The same in a worker process (runtimes/isolated.h: worker kind "static-checks"), reused
+// across models and started again after a crash or a hang, so that a model on which ONNX's checker
+// or shape inference crashes (a constant scalar split of 0 divides by zero in ONNX 1.12's
+// SplitToSequence inference) becomes a finding and the run goes on. One sandbox serves one thread
+// at a time.
 class StaticCheckSandbox {
  public:
   explicit StaticCheckSandbox(int timeout_ms = 60000);
@@ -46,7 +47,7 @@ class StaticCheckSandbox {
   StaticCheck check(const onnx::ModelProto& model, const std::vector<Value>& expected_outputs);
 
  private:
-  std::unique_ptr<ForkedWorker> worker_;
+  std::unique_ptr<WorkerProcess> worker_;
 };
 
 // The version of the ONNX library the suite was built with ("1.12.0").

@@ -1,9 +1,10 @@
-// Runs a runtime in a persistent forked worker process; see isolated.h.
+// Runs a runtime in a persistent worker process; see isolated.h.
 #include "runtimes/isolated.h"
 
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <spawn.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/types.h>
@@ -14,8 +15,11 @@
 #include <cerrno>
 #include <chrono>
 #include <condition_variable>
+#include <cstdio>
 #include <cstring>
 #include <deque>
+#include <filesystem>
+#include <fstream>
 #include <functional>
 #include <future>
 #include <map>
@@ -23,6 +27,7 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <unordered_map>
 
 #include "reference/error.h"
 #include "reference/proto.h"
@@ -49,9 +54,9 @@ std::string FieldReader::get() {
 namespace {
 
 // Runs f on a thread that lives as long as the process. A worker's parent-death signal fires
-// when the thread that forked it ends, not the process: forked from a short-lived thread (the
+// when the thread that started it ends, not the process: started from a short-lived thread (the
 // static checks run beside each case on a thread of their own), the worker would be killed as
-// soon as that thread returned, and every later request would pay for a new fork.
+// soon as that thread returned, and every later request would pay for a new worker.
 template <class F>
 auto on_spawner_thread(F f) -> decltype(f()) {
   // Never destroyed: the thread waits on them until the process ends (destroying a condition
@@ -202,7 +207,7 @@ void write_frame(int fd, const std::string& payload) {
 }
 
 // The worker: answers requests with `handle` until the parent closes the socket.
-[[noreturn]] void worker_main(int fd, const ForkedWorker::Handler& handle) {
+[[noreturn]] void worker_main(int fd, const WorkerProcess::Handler& handle) {
   std::string request;
   while (read_frame(fd, request)) {
     const std::optional<std::string> answer = handle(request);
@@ -211,10 +216,47 @@ void write_frame(int fd, const std::string& payload) {
   ::_exit(0);
 }
 
+// How a program is started as a worker: argv[1] is this flag, then the kind, its argument, the
+// parent's pid and the size limit. The socket to the parent is descriptor kWorkerFd.
+constexpr const char* kWorkerFlag = "--seqconf-worker";
+constexpr int kWorkerFd = 3;
+
+std::unordered_map<std::string, WorkerFactory>& worker_kinds() {
+  static std::unordered_map<std::string, WorkerFactory> kinds;
+  return kinds;
+}
+
+// Whether this process was started as a worker (its argv[1] is the worker flag). A worker whose
+// main() does not call serve_if_worker runs that main instead; it must not start workers of
+// its own, which would do the same again without end.
+bool started_as_worker() {
+  static const bool worker = [] {
+    std::ifstream in("/proc/self/cmdline", std::ios::binary);
+    std::string program, first;
+    std::getline(in, program, '\0');
+    std::getline(in, first, '\0');
+    return first == kWorkerFlag;
+  }();
+  return worker;
+}
+
+// This program's file, read once: exec of "/proc/self/exe" itself would name the program that
+// runs us under valgrind, not ours.
+const std::string& program_path() {
+  static const std::string path = [] {
+    std::error_code ec;
+    const auto p = std::filesystem::read_symlink("/proc/self/exe", ec);
+    return ec ? std::string() : p.string();
+  }();
+  return path;
+}
+
+}  // namespace
+
 // The runtime's side of the worker: prepares and runs models on request.
 // Requests: "P" id path model -> RunResult (ok: prepared); "R" id inputs -> RunResult;
 // "D" id -> no answer (the prepared model is dropped).
-ForkedWorker::Handler runtime_handler(std::shared_ptr<Runtime> inner) {
+WorkerProcess::Handler serve_runtime(std::shared_ptr<Runtime> inner) {
   auto models = std::make_shared<std::map<std::string, std::unique_ptr<PreparedModel>>>();
   return [inner, models](const std::string& request) -> std::optional<std::string> {
     RunResult r;
@@ -256,19 +298,44 @@ ForkedWorker::Handler runtime_handler(std::shared_ptr<Runtime> inner) {
   };
 }
 
-// The parent's handle on the worker process: forks it on first use and again after it died
-// or was killed. One request at a time.
-}  // namespace
+WorkerKind::WorkerKind(const std::string& kind, WorkerFactory make) {
+  worker_kinds()[kind] = std::move(make);
+}
 
-class ForkedWorker::Process {
+void serve_if_worker(int argc, char** argv) {
+  if (argc < 2 || std::strcmp(argv[1], kWorkerFlag) != 0) return;
+  const auto fail = [](const std::string& why) {
+    std::fprintf(stderr, "seqconf worker: %s\n", why.c_str());
+    ::_exit(3);
+  };
+  if (argc != 6) fail("expected: " + std::string(kWorkerFlag) + " KIND ARGUMENT PARENT LIMIT");
+  // It ends with the thread that started it (the spawner thread, which lives as long as the
+  // parent process), even when the parent is killed with SIGKILL.
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (std::to_string(::getppid()) != argv[4]) ::_exit(0);
+  const auto kind = worker_kinds().find(argv[2]);
+  if (kind == worker_kinds().end())
+    fail("this program has no worker kind '" + std::string(argv[2]) + "'");
+  try {
+    const TensorLimit limit(std::stoull(argv[5]));
+    const WorkerProcess::Handler handle = kind->second(argv[3]);
+    worker_main(kWorkerFd, handle);
+  } catch (const std::exception& e) {
+    fail(std::string(argv[2]) + ": " + e.what());
+  }
+}
+
+// The parent's handle on the worker process: starts it on first use and again after it died
+// or was killed. One request at a time.
+class WorkerProcess::Process {
  public:
-  Process(Handler handle, IsolationOptions options)
-      : handle_(std::move(handle)), options_(options) {}
+  Process(WorkerRecipe recipe, IsolationOptions options)
+      : recipe_(std::move(recipe)), options_(options) {}
   Process(const Process&) = delete;
   Process& operator=(const Process&) = delete;
   ~Process() { stop(); }
 
-  // The worker generation a model prepared now lives in (changes when the worker is re-forked).
+  // The worker generation a model prepared now lives in (changes when the worker is restarted).
   uint64_t generation() const { return generation_; }
   bool alive() const { return pid_ > 0; }
   std::string new_id() { return std::to_string(next_id_++); }
@@ -335,7 +402,7 @@ class ForkedWorker::Process {
     return a;
   }
 
-  // Forks the worker if there is none (a failure shows on the next call).
+  // Starts the worker if there is none (a failure shows on the next call).
   void start() {
     std::lock_guard<std::mutex> lock(mu_);
     if (std::string why; pid_ <= 0) spawn(&why);
@@ -356,42 +423,62 @@ class ForkedWorker::Process {
     return on_spawner_thread([&] { return spawn_here(why); });
   }
 
+  // Starts the worker: posix_spawn (no fork() of this threaded process) of this program with
+  // the recipe, in a process group of its own, its stderr on a pipe to us.
   bool spawn_here(std::string* why) {
+    if (program_path().empty()) {
+      *why = "cannot start a worker: /proc/self/exe is unreadable";
+      return false;
+    }
+    if (started_as_worker()) {
+      *why = "cannot start a worker from a worker: " + program_path() +
+             " was started as one, and its main() does not call seqconf::serve_if_worker";
+      std::fprintf(stderr, "seqconf worker: %s\n", why->c_str());
+      ::_exit(3);
+    }
     int fds[2], err[2];
-    if (::socketpair(AF_UNIX, SOCK_STREAM, 0, fds) != 0) {
+    if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0) {
       *why = "socketpair: " + std::string(std::strerror(errno));
       return false;
     }
-    if (::pipe(err) != 0) {
+    if (::pipe2(err, O_CLOEXEC) != 0) {
       *why = "pipe: " + std::string(std::strerror(errno));
       ::close(fds[0]);
       ::close(fds[1]);
       return false;
     }
-    const pid_t parent = ::getpid();
-    const pid_t pid = ::fork();
-    if (pid < 0) {
-      *why = "fork: " + std::string(std::strerror(errno));
-      for (int fd : {fds[0], fds[1], err[0], err[1]}) ::close(fd);
-      return false;
-    }
-    if (pid == 0) {
-      // The worker: its own process group, so a timeout also ends what it started. Its stderr
-      // goes to the parent, which quotes the end of it when the worker dies.
-      ::setpgid(0, 0);
-      // It ends with the thread that forked it (the spawner thread, which lives as long as the
-      // process), even when that process is killed with SIGKILL.
-      ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-      if (::getppid() != parent) ::_exit(0);
-      ::close(fds[0]);
-      ::close(err[0]);
-      ::dup2(err[1], STDERR_FILENO);
-      ::close(err[1]);
-      const TensorLimit limit(options_.max_tensor_bytes);
-      worker_main(fds[1], handle_);
-    }
+    const std::string parent = std::to_string(::getpid());
+    const std::string limit = std::to_string(options_.max_tensor_bytes);
+    const char* argv[] = {program_path().c_str(),
+                          kWorkerFlag,
+                          recipe_.kind.c_str(),
+                          recipe_.argument.c_str(),
+                          parent.c_str(),
+                          limit.c_str(),
+                          nullptr};
+    posix_spawn_file_actions_t actions;
+    posix_spawnattr_t attr;
+    ::posix_spawn_file_actions_init(&actions);
+    ::posix_spawn_file_actions_adddup2(&actions, fds[1], kWorkerFd);
+    ::posix_spawn_file_actions_adddup2(&actions, err[1], STDERR_FILENO);
+    ::posix_spawnattr_init(&attr);
+    sigset_t none;
+    sigemptyset(&none);
+    ::posix_spawnattr_setsigmask(&attr, &none);
+    ::posix_spawnattr_setpgroup(&attr, 0);
+    ::posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK);
+    pid_t pid = -1;
+    const int rc = ::posix_spawn(&pid, argv[0], &actions, &attr, const_cast<char**>(argv), environ);
+    ::posix_spawn_file_actions_destroy(&actions);
+    ::posix_spawnattr_destroy(&attr);
     ::close(fds[1]);
     ::close(err[1]);
+    if (rc != 0) {
+      *why = "posix_spawn " + program_path() + ": " + std::strerror(rc);
+      ::close(fds[0]);
+      ::close(err[0]);
+      return false;
+    }
     ::fcntl(err[0], F_SETFL, ::fcntl(err[0], F_GETFL) | O_NONBLOCK);
     pid_ = pid;
     fd_ = fds[0];
@@ -475,7 +562,7 @@ class ForkedWorker::Process {
                      " without a complete answer" + words);
   }
 
-  Handler handle_;
+  WorkerRecipe recipe_;
   IsolationOptions options_;
   std::mutex mu_;
   pid_t pid_ = -1;
@@ -486,25 +573,25 @@ class ForkedWorker::Process {
   uint64_t next_id_ = 1;
 };
 
-ForkedWorker::ForkedWorker(Handler handle, IsolationOptions options)
-    : process_(std::make_unique<Process>(std::move(handle), options)) {}
-ForkedWorker::~ForkedWorker() = default;
-ForkedWorker::Answer ForkedWorker::call(const std::string& what, const std::string& payload) {
+WorkerProcess::WorkerProcess(WorkerRecipe recipe, IsolationOptions options)
+    : process_(std::make_unique<Process>(std::move(recipe), options)) {}
+WorkerProcess::~WorkerProcess() = default;
+WorkerProcess::Answer WorkerProcess::call(const std::string& what, const std::string& payload) {
   return process_->call(what, payload);
 }
-void ForkedWorker::start() { process_->start(); }
-void ForkedWorker::tell(uint64_t generation, const std::string& payload) {
+void WorkerProcess::start() { process_->start(); }
+void WorkerProcess::tell(uint64_t generation, const std::string& payload) {
   process_->tell(generation, payload);
 }
-uint64_t ForkedWorker::generation() const { return process_->generation(); }
-bool ForkedWorker::alive() const { return process_->alive(); }
-std::string ForkedWorker::new_id() { return process_->new_id(); }
+uint64_t WorkerProcess::generation() const { return process_->generation(); }
+bool WorkerProcess::alive() const { return process_->alive(); }
+std::string WorkerProcess::new_id() { return process_->new_id(); }
 
 namespace {
 
 // A request of the runtime's worker and its answer, decoded.
-RunResult call_runtime(ForkedWorker& worker, const std::string& what, const std::string& payload) {
-  ForkedWorker::Answer a = worker.call(what, payload);
+RunResult call_runtime(WorkerProcess& worker, const std::string& what, const std::string& payload) {
+  WorkerProcess::Answer a = worker.call(what, payload);
   if (!a.ok) return failure(a.error.kind, a.error.message);
   try {
     return decode(a.bytes);
@@ -532,7 +619,7 @@ std::string drop_request(const std::string& id) {
 
 class IsolatedModel : public PreparedModel {
  public:
-  IsolatedModel(std::shared_ptr<ForkedWorker> worker, std::string name, std::filesystem::path path,
+  IsolatedModel(std::shared_ptr<WorkerProcess> worker, std::string name, std::filesystem::path path,
                 std::string model_bytes, std::string id, uint64_t generation)
       : worker_(std::move(worker)),
         name_(std::move(name)),
@@ -570,7 +657,7 @@ class IsolatedModel : public PreparedModel {
     return call_runtime(*worker_, name_ + " run", request);
   }
 
-  std::shared_ptr<ForkedWorker> worker_;
+  std::shared_ptr<WorkerProcess> worker_;
   std::string name_;
   std::filesystem::path path_;
   std::string model_bytes_;
@@ -578,13 +665,20 @@ class IsolatedModel : public PreparedModel {
   uint64_t generation_;
 };
 
+WorkerRecipe recipe_of(const Runtime& inner, const IsolationOptions& options) {
+  if (auto r = inner.recipe()) return *r;
+  if (options.recipe) return *options.recipe;
+  throw Error(ErrorCode::invalid_argument,
+              "runtime '" + inner.name() +
+                  "' cannot run isolated: it has no recipe for a worker process to make it "
+                  "again (Runtime::recipe, or IsolationOptions::recipe)");
+}
+
 class IsolatedRuntime : public Runtime {
  public:
   IsolatedRuntime(std::shared_ptr<Runtime> inner, IsolationOptions options)
       : inner_(inner),
-        worker_(std::make_shared<ForkedWorker>(runtime_handler(std::move(inner)), options)) {
-    // The first worker is forked now, typically before the caller starts threads; a fork taken
-    // while another thread holds a lock would leave the worker stuck on it.
+        worker_(std::make_shared<WorkerProcess>(recipe_of(*inner, options), options)) {
     worker_->start();
   }
 
@@ -612,7 +706,7 @@ class IsolatedRuntime : public Runtime {
 
  private:
   std::shared_ptr<Runtime> inner_;
-  std::shared_ptr<ForkedWorker> worker_;
+  std::shared_ptr<WorkerProcess> worker_;
 };
 
 }  // namespace

@@ -1,9 +1,9 @@
-// Crash and timeout isolation: a Runtime decorator that prepares and runs models in a forked
-// worker process. Requests (a model to prepare, inputs to run) and answers travel over a socket
-// as serialized protos; the worker keeps its prepared models, so one fork serves many models.
+// Crash and timeout isolation: a Runtime decorator that prepares and runs models in a worker
+// process. Requests (a model to prepare, inputs to run) and answers travel over a socket
+// as serialized protos; the worker keeps its prepared models, so one worker serves many models.
 // A worker killed by a signal gives RunError::Kind::crash naming the signal; a worker that does
 // not answer within the time limit is killed (with its process group) and gives
-// RunError::Kind::timeout. The next request forks a new worker, so the suite goes on with the
+// RunError::Kind::timeout. The next request starts a new worker, so the suite goes on with the
 // next case either way. A crash is confirmed on a new worker that has prepared only the model
 // concerned before it is reported, so a crash never depends on what the worker ran earlier.
 #pragma once
@@ -19,9 +19,12 @@ namespace seqconf {
 
 struct IsolationOptions {
   int timeout_ms = 60000;  // per prepare and per run; <= 0 waits forever
-  // The size limit the worker runs under (reference/limits.h): the worker is forked from a
-  // thread of its own, so the limit of the thread that asks does not reach it otherwise.
+  // The size limit the worker runs under (reference/limits.h): the worker is another process,
+  // so the limit of the thread that asks does not reach it otherwise.
   size_t max_tensor_bytes = kDefaultMaxTensorBytes;
+  // The recipe of a runtime that has none of its own (Runtime::recipe), for example the one a
+  // program embedding the suite registers for its runtime factory (suite_main).
+  std::optional<WorkerRecipe> recipe;
 };
 
 // Requests and answers are lists of fields: each a uint64 length, then its bytes.
@@ -36,30 +39,36 @@ class FieldReader {
   size_t pos_ = 0;
 };
 
-// A persistent forked worker process that answers requests (bytes in, bytes out) with a handler,
-// forked on first use and again after it died or was killed. A worker killed by a signal gives
+// A persistent worker process that answers requests (bytes in, bytes out) with a handler,
+// started on first use and again after it died or was killed. A worker killed by a signal gives
 // an answer with RunError::Kind::crash naming the signal and quoting the last line it wrote to
 // stderr; one that does not answer within the time limit is killed with its process group and
 // gives RunError::Kind::timeout. One request at a time. The isolated runtime below and the
 // sandboxed static checks (harness/static_checks.h) are built on it.
-class ForkedWorker {
+//
+// A worker is started by exec of this program (posix_spawn of /proc/self/exe with the worker's
+// arguments), never by fork() alone: a fork of a process whose other threads hold a lock (the
+// allocator's, the sanitizer's, protobuf's, the loader's) would start with that lock held
+// forever. The exec'd program serves from the top of its main (serve_if_worker) and makes its
+// handler from the recipe: a kind registered with WorkerKind, and its argument.
+class WorkerProcess {
  public:
   // Runs in the worker: the answer to a request, or nullopt for a request without one.
   using Handler = std::function<std::optional<std::string>(const std::string& request)>;
   struct Answer {
     bool ok = false;
     std::string bytes;  // the handler's answer when ok
-    RunError error;     // else: crash, timeout, or internal (the worker could not be forked)
+    RunError error;     // else: crash, timeout, or internal (the worker could not be started)
   };
-  ForkedWorker(Handler handle, IsolationOptions options);
-  ~ForkedWorker();
+  WorkerProcess(WorkerRecipe recipe, IsolationOptions options);
+  ~WorkerProcess();
   // what: names the request in error messages ("onnxruntime prepare").
   Answer call(const std::string& what, const std::string& payload);
-  // Forks the worker now if there is none (before the caller starts threads).
+  // Starts the worker now if there is none.
   void start();
   // A request without an answer, for the worker of that generation only.
   void tell(uint64_t generation, const std::string& payload);
-  uint64_t generation() const;  // changes each time the worker is forked anew
+  uint64_t generation() const;  // changes each time the worker is started anew
   bool alive() const;
   std::string new_id();
 
@@ -68,8 +77,24 @@ class ForkedWorker {
   std::unique_ptr<Process> process_;
 };
 
-// The inner runtime object is only used inside the worker after construction (the worker is a
-// fork of this process, so it starts with the inner runtime's state as it is here).
+// A worker kind: makes, inside the worker, the handler of a recipe from its argument. Register
+// one at static initialization, in the file that defines what it serves (so that every program
+// that can ask for it also has it).
+using WorkerFactory = std::function<WorkerProcess::Handler(const std::string& argument)>;
+struct WorkerKind {
+  WorkerKind(const std::string& kind, WorkerFactory make);
+};
+
+// The handler of a worker that serves a runtime: prepares, runs and drops models on request.
+WorkerProcess::Handler serve_runtime(std::shared_ptr<Runtime> runtime);
+
+// Every program that starts workers calls this first in main(): when the program was started
+// as a worker, it serves its parent's requests and exits; otherwise it returns at once.
+void serve_if_worker(int argc, char** argv);
+
+// The inner runtime answers name(), version() and location() here; the worker makes its own
+// from the inner runtime's recipe (Runtime::recipe), or else from options.recipe. Throws
+// Error(invalid_argument) when there is neither.
 std::unique_ptr<Runtime> make_isolated_runtime(std::shared_ptr<Runtime> inner,
                                                IsolationOptions options = {});
 

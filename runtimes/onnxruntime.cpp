@@ -11,6 +11,7 @@
 #include "reference/error.h"
 #include "reference/model_builder.h"
 #include "reference/proto.h"
+#include "runtimes/isolated.h"
 
 #if SEQCONF_HAVE_ORT
 
@@ -538,6 +539,9 @@ class OrtRuntime : public Runtime {
   std::string name() const override { return "onnxruntime"; }
   std::string version() const override { return lib_->version; }
   std::string location() const override { return lib_->path; }
+  std::optional<WorkerRecipe> recipe() const override {
+    return WorkerRecipe{"onnxruntime", lib_->path};
+  }
 
   std::unique_ptr<PreparedModel> prepare(const std::filesystem::path&,
                                          const onnx::ModelProto& model, RunError* error) override {
@@ -595,6 +599,12 @@ std::unique_ptr<Runtime> make_onnxruntime_runtime(const std::filesystem::path& l
   }
   return std::make_unique<OrtRuntime>(std::move(lib));
 }
+
+namespace {
+const WorkerKind kOnnxRuntimeWorker("onnxruntime", [](const std::string& library) {
+  return serve_runtime(make_onnxruntime_runtime(library));
+});
+}  // namespace
 
 #endif
 

@@ -3,6 +3,7 @@
 #include "reference/error.h"
 #include "reference/interpreter/interpreter.h"
 #include "reference/limits.h"
+#include "runtimes/isolated.h"
 
 #ifndef SEQCONF_VERSION
 #define SEQCONF_VERSION "unknown"
@@ -67,6 +68,18 @@ RunError run_error_from(const Error& e) {
 }
 
 std::string ReferenceRuntime::version() const { return SEQCONF_VERSION; }
+
+std::optional<WorkerRecipe> ReferenceRuntime::recipe() const {
+  if (kernel_) return std::nullopt;
+  return WorkerRecipe{"reference", policy_ == Policy::strict ? "strict" : "lenient"};
+}
+
+namespace {
+const WorkerKind kReferenceWorker("reference", [](const std::string& policy) {
+  return serve_runtime(
+      std::make_shared<ReferenceRuntime>(policy == "strict" ? Policy::strict : Policy::lenient));
+});
+}  // namespace
 
 std::unique_ptr<PreparedModel> ReferenceRuntime::prepare(const std::filesystem::path& model_path,
                                                          const onnx::ModelProto& model,

@@ -22,6 +22,9 @@ class ReferenceRuntime : public Runtime {
   }
   Policy policy() const { return policy_; }
   bool isolated_by_default() const override { return false; }
+  // Worker kind "reference", argument the policy; none with a kernel override (a seeded
+  // runtime has its own).
+  std::optional<WorkerRecipe> recipe() const override;
   // A rejected model fills *error with kind not_supported (ErrorCode::not_supported) or
   // invalid_input, and code = the reference's stable error code name.
   std::unique_ptr<PreparedModel> prepare(const std::filesystem::path& model_path,

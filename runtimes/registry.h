@@ -12,7 +12,7 @@ namespace seqconf {
 
 struct RuntimeOptions {
   Policy policy = Policy::lenient;  // for the reference
-  // Run every prepare and run in a forked child (runtimes/isolated.h): a crash or a hang
+  // Run every prepare and run in a worker process (runtimes/isolated.h): a crash or a hang
   // becomes a crash / timeout outcome and the run goes on.
   bool isolate = false;
   // Time limit in ms for an isolated run and for a process runtime's answer; 0: the default

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -70,6 +71,15 @@ class PreparedModel {
 void set_interrupt_check(bool (*check)());
 bool interrupt_requested();
 
+// How another process makes a runtime again: a worker kind registered in that program
+// (runtimes/isolated.h, WorkerKind) and the argument its factory takes. Isolated workers are
+// started by exec of the program itself, so they rebuild their runtime from this rather than
+// inherit the parent's object.
+struct WorkerRecipe {
+  std::string kind;
+  std::string argument;
+};
+
 class Runtime {
  public:
   virtual ~Runtime() = default;
@@ -84,6 +94,10 @@ class Runtime {
   // or a hang of a runtime under test must not take the suite with it. False only for the
   // suite's own reference, which stays in-process.
   virtual bool isolated_by_default() const { return true; }
+  // How an isolated worker makes this runtime in its own process; none for a runtime that
+  // cannot be rebuilt from a description (it then runs isolated only under a recipe the
+  // caller gives, IsolationOptions::recipe).
+  virtual std::optional<WorkerRecipe> recipe() const { return std::nullopt; }
   // Prepares a model. On failure returns null and fills *error (a rejected model is an
   // outcome, not an exception).
   virtual std::unique_ptr<PreparedModel> prepare(const std::filesystem::path& model_path,

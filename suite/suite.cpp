@@ -21,6 +21,9 @@
 namespace seqconf {
 namespace {
 
+// The worker kind of suite_main's runtime factory.
+constexpr const char* kSuiteMainWorker = "suite_main";
+
 // The report's record of the options, by long option name.
 nlohmann::json options_json(const SuiteOptions& o, const std::string& runtime, bool isolated) {
   nlohmann::json j = {{"runtime", o.runtime_spec.empty() ? runtime : o.runtime_spec},
@@ -72,6 +75,7 @@ SuiteResult run_suite(const RuntimeFactory& make_runtime, const SuiteOptions& op
     IsolationOptions io;
     if (options.timeout_ms > 0) io.timeout_ms = options.timeout_ms;
     if (options.run.max_tensor_bytes > 0) io.max_tensor_bytes = options.run.max_tensor_bytes;
+    io.recipe = options.worker_recipe;
     rt = isolate_unless_told(std::move(rt), options.isolate, io);
     isolated = rt->out_of_process();
     workers.push_back(rt.get());
@@ -171,6 +175,7 @@ SuiteResult run_suite(Runtime& runtime, const SuiteOptions& options) {
     std::string location() const override { return inner.location(); }
     bool out_of_process() const override { return inner.out_of_process(); }
     bool isolated_by_default() const override { return inner.isolated_by_default(); }
+    std::optional<WorkerRecipe> recipe() const override { return inner.recipe(); }
     std::unique_ptr<PreparedModel> prepare(const std::filesystem::path& model_path,
                                            const onnx::ModelProto& model,
                                            RunError* error) override {
@@ -204,7 +209,7 @@ void add_suite_options(CLI::App& app, SuiteOptions& o) {
       "Skip onnx::checker and shape inference on each model");
   auto* isolate = app.add_flag_function(
       "--isolate", [&o](int64_t) { o.isolate = true; },
-      "Prepare and run each case in a forked worker: a crash or hang becomes a crash / timeout "
+      "Prepare and run each case in a worker process: a crash or hang becomes a crash / timeout "
       "outcome and the run goes on (the default for every runtime but the reference)");
   app.add_flag_function(
          "--in-process", [&o](int64_t) { o.isolate = false; },
@@ -235,8 +240,14 @@ void add_suite_options(CLI::App& app, SuiteOptions& o) {
 }
 
 int suite_main(int argc, char** argv, const RuntimeFactory& make_runtime) {
+  // An isolated worker of this program makes its runtime with the same factory.
+  const WorkerKind factory(kSuiteMainWorker, [make_runtime](const std::string&) {
+    return serve_runtime(std::shared_ptr<Runtime>(make_runtime()));
+  });
+  serve_if_worker(argc, argv);
   SuiteOptions o;
   o.stop_on_signals = true;
+  o.worker_recipe = WorkerRecipe{kSuiteMainWorker, ""};
   CLI::App app{"Conformance of this runtime to the ONNX sequence operators (seqconf)"};
   add_suite_options(app, o);
   try {

@@ -43,12 +43,15 @@ struct SuiteOptions {
   std::filesystem::path expectations;  // known departures; empty: none
   std::filesystem::path json_report, junit_report, html_report;  // empty: not written
   int jobs = 1;  // worker threads, one runtime each (from the factory)
-  // Prepare and run in a forked worker process (runtimes/isolated.h): a crash or a hang of the
+  // Prepare and run in a worker process (runtimes/isolated.h): a crash or a hang of the
   // runtime becomes a crash / timeout outcome and the run goes on. Unset: isolated unless the
   // runtime is the reference (Runtime::isolated_by_default); false (--in-process) is faster
   // and unsafe with a runtime that aborts.
   std::optional<bool> isolate;
   int timeout_ms = 0;  // per isolated prepare and run; 0: 60 s
+  // How an isolated worker makes a runtime that has no recipe of its own (Runtime::recipe):
+  // suite_main registers its factory as one.
+  std::optional<WorkerRecipe> worker_recipe;
   // SIGINT / SIGTERM finish the cases in flight, then the reports are written with
   // complete: false (suite_main and `seqconf run` turn this on).
   bool stop_on_signals = false;
@@ -90,7 +93,8 @@ void add_suite_options(CLI::App& app, SuiteOptions& options);
 
 // main() of a runtime's conformance program: the options of add_suite_options (--help lists
 // them); runs the suite and returns 0 (as expected), 1 (unexpected outcomes or interrupted) or 2
-// (usage or input error).
+// (usage or input error). Its isolated workers are this program started again
+// (runtimes/isolated.h): they serve from here with a runtime from the same factory.
 int suite_main(int argc, char** argv, const RuntimeFactory& make_runtime);
 
 }  // namespace seqconf

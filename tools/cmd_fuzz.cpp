@@ -170,7 +170,7 @@ const CommandRegistrar kFuzz(35, [](CLI::App& app) {
       "campaign without a report");
   cmd->add_flag_function(
          "--isolate", [args](int64_t) { args->isolate = true; },
-         "Run the runtime in a forked worker process, re-forked after a crash or a hang (the "
+         "Run the runtime in a worker process, started again after a crash or a hang (the "
          "default for every runtime but the reference)")
       ->excludes(in_process);
   cmd->add_option("--jobs,-j", args->jobs,

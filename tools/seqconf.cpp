@@ -2,9 +2,11 @@
 #include <iostream>
 
 #include "reference/error.h"
+#include "runtimes/isolated.h"
 #include "tools/command.h"
 
 int main(int argc, char** argv) {
+  seqconf::serve_if_worker(argc, argv);  // a worker process of another seqconf
   CLI::App app{"seqconf: conformance suite for the ONNX sequence operators"};
   app.require_subcommand(1);
   seqconf::cli::add_registered_commands(app);

@@ -1,6 +1,7 @@
 #include "runtimes/seeded/seeded.h"
 
 #include "reference/error.h"
+#include "runtimes/isolated.h"
 #include "runtimes/reference_runtime.h"
 
 namespace seqconf::seeded {
@@ -72,10 +73,15 @@ class SeededRuntime : public ReferenceRuntime {
   std::string name() const override { return "seeded=" + defect_.id; }
   std::string location() const override { return defect_.description; }
   bool isolated_by_default() const override { return true; }
+  std::optional<WorkerRecipe> recipe() const override { return WorkerRecipe{"seeded", defect_.id}; }
 
  private:
   const Defect& defect_;
 };
+
+const WorkerKind kSeededWorker("seeded", [](const std::string& id) {
+  return serve_runtime(std::make_shared<SeededRuntime>(defect(id)));
+});
 
 }  // namespace
 

@@ -5,10 +5,17 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <mutex>
 #include <thread>
 
+#include "reference/error.h"
 #include "runtimes/isolated.h"
 #include "tests/support/runtime_test_util.h"
 #include "tests/support/test_util.h"
@@ -24,6 +31,9 @@ class TestRuntime : public Runtime {
   explicit TestRuntime(Behaviour b) : b_(b) {}
   std::string name() const override { return "test"; }
   std::string version() const override { return "0"; }
+  std::optional<WorkerRecipe> recipe() const override {
+    return WorkerRecipe{"isolated_test.behaviour", std::to_string(static_cast<int>(b_))};
+  }
 
   std::unique_ptr<PreparedModel> prepare(const std::filesystem::path&, const onnx::ModelProto&,
                                          RunError*) override {
@@ -70,9 +80,19 @@ class TestRuntime : public Runtime {
   Behaviour b_;
 };
 
+const WorkerKind kBehaviourWorker("isolated_test.behaviour", [](const std::string& b) {
+  return serve_runtime(std::make_shared<TestRuntime>(static_cast<Behaviour>(std::stoi(b))));
+});
+
+IsolationOptions within(int timeout_ms) {
+  IsolationOptions o;
+  o.timeout_ms = timeout_ms;
+  return o;
+}
+
 RunResult run_isolated(Behaviour b, const std::vector<Value>& inputs, int timeout_ms = 5000,
                        RunError* prepare_error = nullptr) {
-  auto rt = make_isolated_runtime(std::make_shared<TestRuntime>(b), {timeout_ms});
+  auto rt = make_isolated_runtime(std::make_shared<TestRuntime>(b), within(timeout_ms));
   RunError error;
   auto model = rt->prepare({}, onnx::ModelProto(), &error);
   if (!model) {
@@ -83,8 +103,8 @@ RunResult run_isolated(Behaviour b, const std::vector<Value>& inputs, int timeou
 }
 
 TEST(Isolated, TheWorkerRunsUnderTheSizeLimitOfItsOptions) {
-  // The worker is forked from a thread of its own: the limit reaches it through
-  // IsolationOptions, not through the limit of the thread that asks.
+  // The worker is another process: the limit reaches it through IsolationOptions, not through the
+  // limit of the thread that asks.
   const TensorLimit asker(100);
   for (const size_t limit : {size_t{4096}, kDefaultMaxTensorBytes}) {
     IsolationOptions options;
@@ -177,6 +197,9 @@ class ByNameRuntime : public Runtime {
  public:
   std::string name() const override { return "by-name"; }
   std::string version() const override { return "0"; }
+  std::optional<WorkerRecipe> recipe() const override {
+    return WorkerRecipe{"isolated_test.by_name", ""};
+  }
   std::unique_ptr<PreparedModel> prepare(const std::filesystem::path&,
                                          const onnx::ModelProto& model, RunError*) override {
     return std::make_unique<Model>(model.graph().name());
@@ -204,6 +227,10 @@ class ByNameRuntime : public Runtime {
   };
 };
 
+const WorkerKind kByNameWorker("isolated_test.by_name", [](const std::string&) {
+  return serve_runtime(std::make_shared<ByNameRuntime>());
+});
+
 onnx::ModelProto named_model(const std::string& name) {
   onnx::ModelProto m;
   m.mutable_graph()->set_name(name);
@@ -216,9 +243,9 @@ int64_t pid_of(PreparedModel& model) {
   return r.ok ? r.outputs.at(0).tensor().int_at(0) : -1;
 }
 
-// One worker process prepares and runs many models: no fork per run.
+// One worker process prepares and runs many models: no new process per run.
 TEST(Isolated, OneWorkerServesManyModels) {
-  auto rt = make_isolated_runtime(std::make_shared<ByNameRuntime>(), {5000});
+  auto rt = make_isolated_runtime(std::make_shared<ByNameRuntime>(), within(5000));
   RunError error;
   std::vector<std::unique_ptr<PreparedModel>> models;
   for (int i = 0; i < 5; ++i) {
@@ -234,7 +261,7 @@ TEST(Isolated, OneWorkerServesManyModels) {
 // After a crash a new worker takes over; a model prepared in the old worker is prepared again
 // in the new one and runs.
 TEST(Isolated, ModelsPreparedBeforeACrashRunInTheNewWorker) {
-  auto rt = make_isolated_runtime(std::make_shared<ByNameRuntime>(), {5000});
+  auto rt = make_isolated_runtime(std::make_shared<ByNameRuntime>(), within(5000));
   RunError error;
   auto before = rt->prepare({}, named_model("pid"), &error);
   auto crashing = rt->prepare({}, named_model("segfault"), &error);
@@ -253,25 +280,118 @@ TEST(Isolated, ModelsPreparedBeforeACrashRunInTheNewWorker) {
   EXPECT_TRUE(echoed.outputs.at(0).identical(i64(9)));
 }
 
-// A crash message quotes the last line the worker wrote to stderr (the runtime's own words).
+const WorkerKind kEchoWorker("isolated_test.echo", [](const std::string&) {
+  return [](const std::string& r) { return std::optional<std::string>(r); };
+});
+
 // A worker first asked for by a thread that then ends (the static checks run beside each case on
 // a thread of their own) serves the next request from another thread: the worker's parent-death
-// signal is tied to the thread that forked it, which must outlive the requests.
-TEST(ForkedWorker, OutlivesTheThreadThatFirstCalledIt) {
-  ForkedWorker worker([](const std::string& r) { return std::optional<std::string>(r); }, {});
-  ForkedWorker::Answer first;
+// signal is tied to the thread that started it, which must outlive the requests.
+TEST(WorkerProcess, OutlivesTheThreadThatFirstCalledIt) {
+  WorkerProcess worker(WorkerRecipe{"isolated_test.echo", ""}, {});
+  WorkerProcess::Answer first;
   std::thread([&] { first = worker.call("echo", "one"); }).join();
   ASSERT_TRUE(first.ok) << first.error.message;
   const uint64_t generation = worker.generation();
   std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  const ForkedWorker::Answer second = worker.call("echo", "two");
+  const WorkerProcess::Answer second = worker.call("echo", "two");
   ASSERT_TRUE(second.ok) << second.error.message;
   EXPECT_EQ(second.bytes, "two");
-  EXPECT_EQ(worker.generation(), generation) << "the worker was forked anew";
+  EXPECT_EQ(worker.generation(), generation) << "the worker was started anew";
 }
 
+// The worker is this program started again with the worker flag (exec), not a fork of it.
+TEST(WorkerProcess, IsThisProgramExecutedAgain) {
+  auto rt = make_isolated_runtime(std::make_shared<ByNameRuntime>(), within(5000));
+  RunError error;
+  auto model = rt->prepare({}, named_model("pid"), &error);
+  ASSERT_TRUE(model) << error.message;
+  const int64_t pid = pid_of(*model);
+  ASSERT_GT(pid, 0);
+  EXPECT_EQ(std::filesystem::read_symlink("/proc/" + std::to_string(pid) + "/exe"),
+            std::filesystem::read_symlink("/proc/self/exe"));
+  std::ifstream in("/proc/" + std::to_string(pid) + "/cmdline");
+  std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
+  EXPECT_NE(cmdline.find(" --seqconf-worker isolated_test.by_name "), std::string::npos) << cmdline;
+}
+
+// A worker whose kind this program does not register says so, as a crash of the worker.
+TEST(WorkerProcess, AnUnknownKindIsACrashThatSaysSo) {
+  WorkerProcess worker(WorkerRecipe{"isolated_test.no_such_kind", ""}, within(5000));
+  const WorkerProcess::Answer a = worker.call("echo", "one");
+  ASSERT_FALSE(a.ok);
+  EXPECT_EQ(a.error.kind, RunError::Kind::crash);
+  EXPECT_NE(a.error.message.find("no worker kind 'isolated_test.no_such_kind'"), std::string::npos)
+      << a.error.message;
+}
+
+// A runtime that cannot be made again in another process cannot be isolated, and says why.
+TEST(Isolated, ARuntimeWithoutARecipeIsRefused) {
+  class NoRecipe : public ByNameRuntime {
+    std::optional<WorkerRecipe> recipe() const override { return std::nullopt; }
+  };
+  try {
+    make_isolated_runtime(std::make_shared<NoRecipe>());
+    FAIL() << "isolated without a recipe";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::invalid_argument);
+    EXPECT_NE(std::string(e.what()).find("no recipe"), std::string::npos) << e.what();
+  }
+  IsolationOptions given;
+  given.recipe = WorkerRecipe{"isolated_test.by_name", ""};
+  auto rt = make_isolated_runtime(std::make_shared<NoRecipe>(), given);
+  RunError error;
+  auto model = rt->prepare({}, named_model("pid"), &error);
+  ASSERT_TRUE(model) << error.message;
+  EXPECT_NE(pid_of(*model), static_cast<int64_t>(::getpid()));
+}
+
+// Workers started while other threads of this process hold a lock and keep the allocator busy
+// never start with that lock held. The worker's handler takes the same lock (as a runtime takes
+// the allocator's, protobuf's or the loader's): a worker forked (without exec) while a busy
+// thread held it would wait for it forever, and the call would time out.
+std::mutex g_busy;
+
+const WorkerKind kLockingWorker("isolated_test.locking", [](const std::string&) {
+  return [](const std::string& r) {
+    std::lock_guard<std::mutex> lock(g_busy);
+    return std::optional<std::string>(std::string(r) + std::string(1000, 'x'));
+  };
+});
+
+TEST(WorkerProcess, AThousandStartsBesideBusyThreadsNeverHang) {
+  std::atomic<bool> done{false};
+  std::vector<std::thread> busy;
+  for (int t = 0; t < 3; ++t)
+    busy.emplace_back([&done] {
+      while (!done) {
+        std::lock_guard<std::mutex> lock(g_busy);
+        std::vector<std::unique_ptr<std::string>> blocks;
+        for (int i = 0; i < 64; ++i) blocks.push_back(std::make_unique<std::string>(100 + i, 'b'));
+      }
+    });
+  int answered = 0, timeouts = 0, other = 0;
+  std::string first_error;
+  for (int i = 0; i < 1000; ++i) {
+    WorkerProcess worker(WorkerRecipe{"isolated_test.locking", ""}, within(10000));
+    const WorkerProcess::Answer a = worker.call("echo", std::to_string(i));
+    if (a.ok && a.bytes == std::to_string(i) + std::string(1000, 'x')) {
+      ++answered;
+      continue;
+    }
+    (a.error.kind == RunError::Kind::timeout ? timeouts : other)++;
+    if (first_error.empty()) first_error = a.error.message;
+  }
+  done = true;
+  for (auto& t : busy) t.join();
+  EXPECT_EQ(answered, 1000) << timeouts << " timeouts, " << other
+                            << " other failures; first: " << first_error;
+}
+
+// A crash message quotes the last line the worker wrote to stderr (the runtime's own words).
 TEST(Isolated, CrashMessageQuotesTheLastLineOnStderr) {
-  auto rt = make_isolated_runtime(std::make_shared<ByNameRuntime>(), {5000});
+  auto rt = make_isolated_runtime(std::make_shared<ByNameRuntime>(), within(5000));
   RunError error;
   auto model = rt->prepare({}, named_model("complain"), &error);
   ASSERT_TRUE(model) << error.message;

@@ -12,6 +12,7 @@
 
 #include "cases/data_dir.h"
 #include "reference/error.h"
+#include "runtimes/isolated.h"
 #include "runtimes/registry.h"
 #include "suite/suite.h"
 
@@ -124,6 +125,9 @@ class AbortingRuntime : public Runtime {
  public:
   std::string name() const override { return "aborting"; }
   std::string version() const override { return "0"; }
+  std::optional<WorkerRecipe> recipe() const override {
+    return WorkerRecipe{"suite_test.aborting", ""};
+  }
   std::unique_ptr<PreparedModel> prepare(const fs::path&, const onnx::ModelProto&,
                                          RunError*) override {
     struct Model : PreparedModel {
@@ -132,6 +136,10 @@ class AbortingRuntime : public Runtime {
     return std::make_unique<Model>();
   }
 };
+
+const WorkerKind kAbortingWorker("suite_test.aborting", [](const std::string&) {
+  return serve_runtime(std::make_shared<AbortingRuntime>());
+});
 
 TEST(RunSuite, IsolatedCrashesAreCrashOutcomesAndTheRunGoesOn) {
   const std::string prefix = "test_sequence_at__position-0__ptype-int64__dtype-float__";
