@@ -337,6 +337,7 @@ class WorkerProcess::Process {
 
   // The worker generation a model prepared now lives in (changes when the worker is restarted).
   uint64_t generation() const { return generation_; }
+  uint64_t requests() const { return requests_; }
   bool alive() const { return pid_ > 0; }
   std::string new_id() { return std::to_string(next_id_++); }
 
@@ -346,6 +347,7 @@ class WorkerProcess::Process {
     if (pid_ <= 0) {
       if (std::string why; !spawn(&why)) return fault(RunError::Kind::internal, why);
     }
+    ++requests_;
     stderr_tail_.clear();
     std::optional<Clock::time_point> deadline;
     if (options_.timeout_ms > 0)
@@ -412,6 +414,7 @@ class WorkerProcess::Process {
   void tell(uint64_t generation, const std::string& payload) {
     std::lock_guard<std::mutex> lock(mu_);
     if (pid_ <= 0 || generation != generation_) return;
+    ++requests_;
     std::string frame;
     put(frame, payload);
     // Small enough for the socket buffer; a worker that is gone shows on the next call.
@@ -484,6 +487,7 @@ class WorkerProcess::Process {
     fd_ = fds[0];
     err_fd_ = err[0];
     ++generation_;
+    requests_ = 0;
     return true;
   }
 
@@ -570,6 +574,7 @@ class WorkerProcess::Process {
   int err_fd_ = -1;  // the worker's stderr
   std::string stderr_tail_;
   uint64_t generation_ = 0;
+  uint64_t requests_ = 0;  // sent to the current worker
   uint64_t next_id_ = 1;
 };
 
@@ -584,6 +589,7 @@ void WorkerProcess::tell(uint64_t generation, const std::string& payload) {
   process_->tell(generation, payload);
 }
 uint64_t WorkerProcess::generation() const { return process_->generation(); }
+uint64_t WorkerProcess::requests() const { return process_->requests(); }
 bool WorkerProcess::alive() const { return process_->alive(); }
 std::string WorkerProcess::new_id() { return process_->new_id(); }
 
@@ -633,14 +639,17 @@ class IsolatedModel : public PreparedModel {
     std::string values;
     put_values(values, inputs);
     // A crash is confirmed on a new worker that has prepared only this model, so that a crash
-    // finding does not depend on what the worker ran before.
-    RunResult r = run_once(values);
-    if (!r.ok && r.error.kind == RunError::Kind::crash) r = run_once(values);
+    // finding does not depend on what the worker ran before; a crash on such a worker already
+    // is the confirmation.
+    bool fresh = false;
+    RunResult r = run_once(values, &fresh);
+    if (!r.ok && r.error.kind == RunError::Kind::crash && !fresh) r = run_once(values, &fresh);
     return r;
   }
 
  private:
-  RunResult run_once(const std::string& values) {
+  // *fresh: the run was the worker's first request after preparing this model.
+  RunResult run_once(const std::string& values, bool* fresh) {
     // The worker this model was prepared in is gone: prepare it again in the new one.
     if (!worker_->alive() || worker_->generation() != generation_) {
       std::string id = worker_->new_id();
@@ -654,6 +663,7 @@ class IsolatedModel : public PreparedModel {
     put(request, "R");
     put(request, id_);
     request += values;
+    *fresh = worker_->alive() && worker_->generation() == generation_ && worker_->requests() == 1;
     return call_runtime(*worker_, name_ + " run", request);
   }
 
@@ -691,14 +701,17 @@ class IsolatedRuntime : public Runtime {
                                          const onnx::ModelProto& model, RunError* error) override {
     std::string bytes = model.SerializeAsString();
     RunResult r;
+    // A crash is confirmed on a new worker, unless it happened on one (the first request of
+    // its worker).
     for (int attempt = 0; attempt < 2; ++attempt) {
       const std::string id = worker_->new_id();
+      const bool fresh = !worker_->alive() || worker_->requests() == 0;
       r = call_runtime(*worker_, inner_->name() + " prepare",
                        prepare_request(id, model_path, bytes));
       if (r.ok)
         return std::make_unique<IsolatedModel>(worker_, inner_->name(), model_path,
                                                std::move(bytes), id, worker_->generation());
-      if (r.error.kind != RunError::Kind::crash) break;
+      if (r.error.kind != RunError::Kind::crash || fresh) break;
     }
     if (error) *error = r.error;
     return nullptr;

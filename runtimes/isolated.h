@@ -69,6 +69,7 @@ class WorkerProcess {
   // A request without an answer, for the worker of that generation only.
   void tell(uint64_t generation, const std::string& payload);
   uint64_t generation() const;  // changes each time the worker is started anew
+  uint64_t requests() const;    // requests sent to the current worker (calls and tells)
   bool alive() const;
   std::string new_id();
 

@@ -210,6 +210,13 @@ class ByNameRuntime : public Runtime {
    public:
     explicit Model(std::string behaviour) : behaviour_(std::move(behaviour)) {}
     RunResult run(const std::vector<Value>& inputs) override {
+      static int runs_in_this_process = 0;
+      if (behaviour_ == "segfault_unless_first" && runs_in_this_process > 0) ::raise(SIGSEGV);
+      ++runs_in_this_process;
+      if (behaviour_.rfind("log_segfault:", 0) == 0) {
+        std::ofstream(behaviour_.substr(13), std::ios::app) << "run\n";
+        ::raise(SIGSEGV);
+      }
       if (behaviour_ == "segfault") ::raise(SIGSEGV);
       if (behaviour_ == "complain") {
         std::fputs("starting\nkernel: invariant broken\n", stderr);
@@ -387,6 +394,40 @@ TEST(WorkerProcess, AThousandStartsBesideBusyThreadsNeverHang) {
   for (auto& t : busy) t.join();
   EXPECT_EQ(answered, 1000) << timeouts << " timeouts, " << other
                             << " other failures; first: " << first_error;
+}
+
+// A crash that depends on what the worker ran before is not reported: it is run again on a new
+// worker that has prepared only its model, where this one passes.
+TEST(Isolated, ACrashIsConfirmedOnANewWorker) {
+  auto rt = make_isolated_runtime(std::make_shared<ByNameRuntime>(), within(5000));
+  RunError error;
+  auto first = rt->prepare({}, named_model("echo"), &error);
+  auto second = rt->prepare({}, named_model("segfault_unless_first"), &error);
+  ASSERT_TRUE(first && second) << error.message;
+  ASSERT_TRUE(first->run({i64(1)}).ok);
+  const RunResult r = second->run({i64(2)});
+  ASSERT_TRUE(r.ok) << r.error.message;
+  EXPECT_TRUE(r.outputs.at(0).identical(i64(2)));
+}
+
+// A crash on a worker that has done nothing but prepare the model is confirmed already: the
+// model runs once, not twice.
+TEST(Isolated, ACrashOnAFreshWorkerRunsOnce) {
+  const std::filesystem::path log =
+      std::filesystem::temp_directory_path() / ("seqconf-isolated-" + std::to_string(::getpid()));
+  std::filesystem::remove(log);
+  auto rt = make_isolated_runtime(std::make_shared<ByNameRuntime>(), within(5000));
+  RunError error;
+  auto model = rt->prepare({}, named_model("log_segfault:" + log.string()), &error);
+  ASSERT_TRUE(model) << error.message;
+  for (int k = 1; k <= 2; ++k) {
+    const RunResult r = model->run({});
+    EXPECT_EQ(r.error.kind, RunError::Kind::crash);
+    std::ifstream in(log);
+    const std::string runs((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_EQ(runs, k == 1 ? "run\n" : "run\nrun\n") << "after " << k << " run(s)";
+  }
+  std::filesystem::remove(log);
 }
 
 // A crash message quotes the last line the worker wrote to stderr (the runtime's own words).
