@@ -44,7 +44,9 @@ fi
 
 echo "== building into build/"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSEQCONF_TCMALLOC=ON >/dev/null
+build_start=$(date +%s)
 cmake --build build -j"$(nproc)"
+echo "== built in $(($(date +%s) - build_start)) s"
 
 if [[ "$mode" == test ]]; then
   cd build
