@@ -3,7 +3,8 @@
 # UndefinedBehaviorSanitizer, then valgrind memcheck on the CLI (default: both).
 #  asan:     builds with clang++-14 -fsanitize=address,undefined (libstdc++) into
 #            $SEQCONF_ASAN_BUILD (default build-asan) and runs every ctest test there but
-#            labels bench-gate (ratios are not for sanitized builds) and embedding
+#            labels bench-gate (ratios are not for sanitized builds), mutation-smoke (it judges
+#            the tests, not memory) and embedding
 #            (ASAN_OPTIONS=detect_leaks=1:handle_segv=0:handle_sigfpe=0, leaks inside ONNX
 #            Runtime suppressed by tools/sanitize-lsan.supp,
 #            UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1);
@@ -50,11 +51,13 @@ if [[ $steps != valgrind ]]; then
   echo "   excluded: label embedding (it installs the sanitized static libraries and builds a"
   echo "   separate consumer project with its own, unsanitized flags, which cannot link them) and"
   echo "   label bench-gate (benchmark ratios: the sanitizers slow the reference, not ONNX Runtime)"
+  echo "   and label mutation-smoke (it rebuilds mutants to judge the tests, not the code's memory;"
+  echo "   run serially, it held the stage for minutes alone)"
   time (cd "$asan" &&
     SEQCONF_SANITIZED=1 ASAN_OPTIONS=detect_leaks=1:handle_segv=0:handle_sigfpe=0 \
       LSAN_OPTIONS=suppressions="$supp":print_suppressions=0 \
       UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-      ctest --output-on-failure -j"$jobs" -LE 'embedding|bench-gate' --output-junit ctest-junit.xml) ||
+      ctest --output-on-failure -j"$jobs" -LE 'embedding|bench-gate|mutation-smoke' --output-junit ctest-junit.xml) ||
     status=1
   echo "== ctest done at $(elapsed)"
 fi

@@ -165,7 +165,7 @@ TEST(Batch, WrongValuesAreFoundAsWithoutBatches) {
 TEST(Batch, ACrashInABatchIsFoundAsWithoutBatches) {
   // Inserting into an empty sequence kills the (isolated) worker: a batch holding such a
   // program crashes and is split down to the program. Each crash starts a new worker, which
-  // under the sanitizers (tools/sanitize.sh sets SEQCONF_SANITIZED) costs about ten times as
+  // under the sanitizers (tools/sanitize.sh sets SEQCONF_SANITIZED) costs about nine times as
   // much: the campaigns are shorter there.
   const size_t programs = std::getenv("SEQCONF_SANITIZED") ? 60 : 300;
   expect_same_campaigns("seeded=insert.crash_on_empty_sequence", 2, programs, false);
