@@ -240,6 +240,12 @@ bool started_as_worker() {
   return worker;
 }
 
+// A worker that cannot serve says why on stderr (which the parent quotes) and exits with 3.
+[[noreturn]] void worker_fails(const std::string& why) {
+  std::fprintf(stderr, "seqconf worker: %s\n", why.c_str());
+  ::_exit(3);
+}
+
 // This program's file, read once: exec of "/proc/self/exe" itself would name the program that
 // runs us under valgrind, not ours.
 const std::string& program_path() {
@@ -304,24 +310,21 @@ WorkerKind::WorkerKind(const std::string& kind, WorkerFactory make) {
 
 void serve_if_worker(int argc, char** argv) {
   if (argc < 2 || std::strcmp(argv[1], kWorkerFlag) != 0) return;
-  const auto fail = [](const std::string& why) {
-    std::fprintf(stderr, "seqconf worker: %s\n", why.c_str());
-    ::_exit(3);
-  };
-  if (argc != 6) fail("expected: " + std::string(kWorkerFlag) + " KIND ARGUMENT PARENT LIMIT");
+  if (argc != 6)
+    worker_fails("expected: " + std::string(kWorkerFlag) + " KIND ARGUMENT PARENT LIMIT");
   // It ends with the thread that started it (the spawner thread, which lives as long as the
   // parent process), even when the parent is killed with SIGKILL.
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (std::to_string(::getppid()) != argv[4]) ::_exit(0);
   const auto kind = worker_kinds().find(argv[2]);
   if (kind == worker_kinds().end())
-    fail("this program has no worker kind '" + std::string(argv[2]) + "'");
+    worker_fails("this program has no worker kind '" + std::string(argv[2]) + "'");
   try {
     const TensorLimit limit(std::stoull(argv[5]));
     const WorkerProcess::Handler handle = kind->second(argv[3]);
     worker_main(kWorkerFd, handle);
   } catch (const std::exception& e) {
-    fail(std::string(argv[2]) + ": " + e.what());
+    worker_fails(std::string(argv[2]) + ": " + e.what());
   }
 }
 
@@ -436,8 +439,7 @@ class WorkerProcess::Process {
     if (started_as_worker()) {
       *why = "cannot start a worker from a worker: " + program_path() +
              " was started as one, and its main() does not call seqconf::serve_if_worker";
-      std::fprintf(stderr, "seqconf worker: %s\n", why->c_str());
-      ::_exit(3);
+      worker_fails(*why);
     }
     int fds[2], err[2];
     if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0) {
