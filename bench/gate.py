@@ -17,6 +17,8 @@ import subprocess
 import sys
 import tempfile
 
+import ratios  # bench/ratios.py, beside this file
+
 
 def main():
     ap = argparse.ArgumentParser()
@@ -44,26 +46,19 @@ def main():
         if run.returncode != 0 or not os.path.exists(out):
             print("seqconf-bench failed (exit %d): %s" % (run.returncode, run.stderr[-2000:]))
             return 1
-        with open(out) as f:
-            data = json.load(f)
-    medians = {}  # (name without "/real_time", "cpu" or "real") -> median
-    for b in data.get("benchmarks", []):
-        if b.get("run_type") == "aggregate" and b.get("aggregate_name") == "median" \
-                and not b.get("error_occurred"):
-            name = re.sub(r"/real_time$", "", b["run_name"])
-            medians[(name, "cpu")] = b["cpu_time"]
-            medians[(name, "real")] = b["real_time"]
+        # Medians by name (without "/real_time") for each clock, read as bench/ratios.py reads them.
+        medians = {clock: ratios.load(out, clock == "real")[1] for clock in ("cpu", "real")}
     load = os.getloadavg()
     print("load average %.2f %.2f %.2f; margin %.0f%% unless a target says; medians of %d" % (
         load[0], load[1], load[2], 100 * margin, args.repetitions))
-    if not any(name.endswith("/onnxruntime") for name, _ in medians):
+    if not any(name.endswith("/onnxruntime") for name in medians["cpu"]):
         print("skipped: no ONNX Runtime measurement (is it installed?)")
         return 77
     failed = 0
     for t in gated:
         clock = t.get("time", "cpu")
-        num = medians.get(("/".join(t["numerator"]), clock))
-        den = medians.get(("/".join(t["denominator"]), clock))
+        num = medians[clock].get("/".join(t["numerator"]))
+        den = medians[clock].get("/".join(t["denominator"]))
         if num is None or den is None or den <= 0:
             print("FAIL  %s: not measured" % t["id"])
             failed += 1

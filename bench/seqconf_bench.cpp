@@ -352,9 +352,10 @@ void run_harness(benchmark::State& state, const std::vector<Case>& cases, Runtim
   state.counters["pass"] = static_cast<double>(pass);
 }
 
-// The harness's static checks alone, as run_case makes them: each case loaded from its files,
-// then checked in the sandbox (ONNX's checker and shape inference in the worker process) where
-// they apply. Harness/<source>/reference over this row is what the rest of the harness costs.
+// The harness's static checks alone, as run_case makes them (check_case_statically): each case
+// loaded from its files, then checked in the sandbox (ONNX's checker and shape inference in the
+// worker process) where they apply. Harness/<source>/reference over this row is what the rest of
+// the harness costs.
 void run_static_checks(benchmark::State& state, const std::vector<Case>& cases,
                        StaticCheckSandbox& sandbox) {
   size_t clean = 0;
@@ -367,10 +368,10 @@ void run_static_checks(benchmark::State& state, const std::vector<Case>& cases,
       } catch (const std::exception&) {
         continue;  // run_case reports it as a load error and checks nothing either
       }
-      if (!static_checks_not_applicable(lc.model).empty()) continue;
-      const std::vector<Value>& expected = lc.data_sets.front().outputs;
-      const bool must_reject = c.expected_error_for(false).has_value();
-      clean += static_findings(sandbox.check(lc.model, expected), must_reject).empty() ? 1 : 0;
+      std::string not_applicable;
+      const std::vector<StaticFinding> findings = check_case_statically(
+          lc, c.expected_error_for(false).has_value(), &sandbox, &not_applicable);
+      clean += not_applicable.empty() && findings.empty() ? 1 : 0;
     }
   }
   state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * cases.size()));
@@ -475,8 +476,8 @@ int main(int argc, char** argv) {
     if (r.name == "onnxruntime")
       harness_runtimes.push_back({"onnxruntime_isolated", isolate_runtime(make_onnxruntime_runtime(
                                                               default_onnxruntime_library()))});
-  // Every harness row is timed in real time: the static checks run in the sandbox's process
-  // and beside the runtime on a second thread, where this thread's CPU time does not see them.
+  // Every harness row is timed in real time: the static checks run in the sandbox's process,
+  // and an isolated runtime in its worker, where this thread's CPU time does not see them.
   static StaticCheckSandbox sandbox;
   for (const auto& [source, cases] : sources) {
     if (source == "corpus_no_crash") continue;

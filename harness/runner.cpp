@@ -108,18 +108,9 @@ Outcome run_case(const Case& c, Runtime& runtime, const RunOptions& options,
     o.message = e.what();
     return finish();
   }
-  if (options.static_checks) {
-    o.static_checks_not_applicable = static_checks_not_applicable(lc.model);
-    if (o.static_checks_not_applicable.empty()) {
-      // On this thread, before the runtime: a check is a fraction of a millisecond, less than
-      // a thread's start and the wake-ups of handing it to one and back (Harness/corpus rows of
-      // seqconf-bench: 4.4 s on a thread per case, 1.3 s here).
-      const std::vector<Value>& expected = lc.data_sets.front().outputs;
-      o.findings = static_findings(
-          sandbox ? sandbox->check(lc.model, expected) : check_statically(lc.model, expected),
-          expected_code.has_value());
-    }
-  }
+  if (options.static_checks)
+    o.findings = check_case_statically(lc, expected_code.has_value(), sandbox,
+                                       &o.static_checks_not_applicable);
   o.expected =
       expected_code ? "error " + *expected_code : summarize_values(lc.data_sets.front().outputs);
   if (!expected_code) o.comparison = c.comparison.name();

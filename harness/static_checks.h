@@ -9,6 +9,7 @@
 
 #include <onnx/onnx_pb.h>
 
+#include "cases/case.h"
 #include "harness/outcome.h"
 #include "reference/value.h"
 #include "runtimes/isolated.h"
@@ -60,5 +61,13 @@ std::string static_checks_not_applicable(const onnx::ModelProto& model);
 // inference's rejection unless the case must be rejected (then it agrees with the case); inferred
 // types that contradict the expected outputs.
 std::vector<StaticFinding> static_findings(const StaticCheck& check, bool must_reject = false);
+
+// The static checks of one loaded case, as a run makes them (run_case, and the benchmark of the
+// checks alone): its model checked against its first data set's expected outputs, in the sandbox
+// when one is given, else in this process. When they do not apply to the model, *not_applicable
+// says why and nothing is checked.
+std::vector<StaticFinding> check_case_statically(const LoadedCase& lc, bool must_reject,
+                                                 StaticCheckSandbox* sandbox,
+                                                 std::string* not_applicable);
 
 }  // namespace seqconf
