@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <optional>
 
 #include "harness/compare.h"
 #include "harness/static_checks.h"
@@ -94,12 +95,19 @@ Outcome run_case(const Case& c, Runtime& runtime, const RunOptions& options,
   o.spec = c.spec;
   o.clauses = c.clauses;
   const std::optional<std::string> expected_code = c.expected_error_for(options.strict);
+  LoadedCase lc;
+  // Started once the case is loaded, collected when its outcome is complete: in the sandbox they
+  // run while the case is prepared and run.
+  std::optional<CaseStaticChecks> checks;
   auto finish = [&]() -> Outcome {
+    if (checks) {
+      o.findings = checks->findings();
+      o.static_checks_not_applicable = checks->not_applicable();
+    }
     o.duration_ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     return o;
   };
-  LoadedCase lc;
   try {
     lc = load_case(c);
   } catch (const std::exception& e) {
@@ -108,9 +116,7 @@ Outcome run_case(const Case& c, Runtime& runtime, const RunOptions& options,
     o.message = e.what();
     return finish();
   }
-  if (options.static_checks)
-    o.findings = check_case_statically(lc, expected_code.has_value(), sandbox,
-                                       &o.static_checks_not_applicable);
+  if (options.static_checks) checks.emplace(lc, expected_code.has_value(), sandbox);
   o.expected =
       expected_code ? "error " + *expected_code : summarize_values(lc.data_sets.front().outputs);
   if (!expected_code) o.comparison = c.comparison.name();

@@ -1,6 +1,7 @@
 #include "harness/static_checks.h"
 
 #include <sstream>
+#include <stdexcept>
 
 #include <onnx/checker.h>
 #include <onnx/common/version.h>
@@ -220,26 +221,50 @@ StaticCheckSandbox::StaticCheckSandbox(int timeout_ms) {
   worker_->start();
 }
 
-StaticCheckSandbox::~StaticCheckSandbox() = default;
+StaticCheckSandbox::~StaticCheckSandbox() {
+  if (pending_) (void)worker_->receive();
+}
 
 StaticCheck StaticCheckSandbox::check(const onnx::ModelProto& model,
                                       const std::vector<Value>& expected_outputs) {
+  send(model);
+  return receive(expected_outputs);
+}
+
+namespace {
+
+std::string stages_request(const std::string& stages, const std::string& model_bytes) {
+  std::string request;
+  put_field(request, stages);
+  put_field(request, model_bytes);
+  return request;
+}
+
+}  // namespace
+
+void StaticCheckSandbox::send(const onnx::ModelProto& model) {
+  if (pending_) throw std::logic_error("a static check is already under way");
+  model_bytes_ = model.SerializeAsString();
+  // Both stages in one request.
+  worker_->send("static checks", stages_request("checker shape_inference", model_bytes_));
+  pending_ = true;
+}
+
+StaticCheck StaticCheckSandbox::receive(const std::vector<Value>& expected_outputs) {
+  if (!pending_) throw std::logic_error("no static check is under way");
+  pending_ = false;
   StaticCheck r;
-  const std::string model_bytes = model.SerializeAsString();
-  const auto ask = [&](const std::string& stages, const std::string& what) {
-    std::string request;
-    put_field(request, stages);
-    put_field(request, model_bytes);
-    return worker_->call(what, request);
-  };
-  // Both stages in one request; when the worker dies or hangs, each stage alone on a fresh
-  // worker, which confirms the crash and tells which of ONNX's functions it was in.
-  if (WorkerProcess::Answer a = ask("checker shape_inference", "static checks"); a.ok) {
+  if (WorkerProcess::Answer a = worker_->receive(); a.ok) {
     FieldReader in(a.bytes);
     read_stage(in, "checker", expected_outputs, r);
     read_stage(in, "shape_inference", expected_outputs, r);
     return r;
   }
+  // The worker died or hung: each stage alone on a fresh worker, which confirms the crash and
+  // tells which of ONNX's functions it was in.
+  const auto ask = [&](const std::string& stage, const std::string& what) {
+    return worker_->call(what, stages_request(stage, model_bytes_));
+  };
   for (const std::string stage : {"checker", "shape_inference"}) {
     const bool checker = stage == "checker";
     const WorkerProcess::Answer a =
@@ -280,18 +305,38 @@ std::vector<StaticFinding> static_findings(const StaticCheck& r, bool must_rejec
   return out;
 }
 
+CaseStaticChecks::CaseStaticChecks(const LoadedCase& lc, bool must_reject,
+                                   StaticCheckSandbox* sandbox)
+    : lc_(lc), must_reject_(must_reject), sandbox_(sandbox) {
+  not_applicable_ = static_checks_not_applicable(lc.model);
+  if (!not_applicable_.empty() || !sandbox_) return;
+  // The worker checks the model while the caller goes on; one round trip per case on the
+  // caller's thread, not a thread per case (a thread's start and the wake-ups of handing the
+  // check to it and back cost more than the check: Harness/corpus rows of seqconf-bench, 4.4 s
+  // on a thread per case, 1.3 s on the case's thread).
+  sandbox_->send(lc.model);
+  pending_ = true;
+}
+
+CaseStaticChecks::~CaseStaticChecks() {
+  if (pending_) (void)sandbox_->receive({});
+}
+
+std::vector<StaticFinding> CaseStaticChecks::findings() {
+  if (!not_applicable_.empty()) return {};
+  const std::vector<Value>& expected = lc_.data_sets.front().outputs;
+  if (!sandbox_) return static_findings(check_statically(lc_.model, expected), must_reject_);
+  if (!pending_) throw std::logic_error("the static checks were already collected");
+  pending_ = false;
+  return static_findings(sandbox_->receive(expected), must_reject_);
+}
+
 std::vector<StaticFinding> check_case_statically(const LoadedCase& lc, bool must_reject,
                                                  StaticCheckSandbox* sandbox,
                                                  std::string* not_applicable) {
-  *not_applicable = static_checks_not_applicable(lc.model);
-  if (!not_applicable->empty()) return {};
-  // On the caller's thread: a check is a fraction of a millisecond, less than a thread's start
-  // and the wake-ups of handing it to one and back (Harness/corpus rows of seqconf-bench: 4.4 s
-  // on a thread per case, 1.3 s on the case's thread).
-  const std::vector<Value>& expected = lc.data_sets.front().outputs;
-  return static_findings(
-      sandbox ? sandbox->check(lc.model, expected) : check_statically(lc.model, expected),
-      must_reject);
+  CaseStaticChecks checks(lc, must_reject, sandbox);
+  *not_applicable = checks.not_applicable();
+  return checks.findings();
 }
 
 }  // namespace seqconf

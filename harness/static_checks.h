@@ -46,9 +46,15 @@ class StaticCheckSandbox {
   explicit StaticCheckSandbox(int timeout_ms = 60000);
   ~StaticCheckSandbox();
   StaticCheck check(const onnx::ModelProto& model, const std::vector<Value>& expected_outputs);
+  // check() in two halves: send() hands the model to the worker and returns, so that the caller
+  // can work while the worker checks; receive() waits for the result. One check at a time.
+  void send(const onnx::ModelProto& model);
+  StaticCheck receive(const std::vector<Value>& expected_outputs);
 
  private:
   std::unique_ptr<WorkerProcess> worker_;
+  std::string model_bytes_;  // of the check under way, for the stage-by-stage retry
+  bool pending_ = false;
 };
 
 // The version of the ONNX library the suite was built with ("1.12.0").
@@ -64,8 +70,29 @@ std::vector<StaticFinding> static_findings(const StaticCheck& check, bool must_r
 
 // The static checks of one loaded case, as a run makes them (run_case, and the benchmark of the
 // checks alone): its model checked against its first data set's expected outputs, in the sandbox
-// when one is given, else in this process. When they do not apply to the model, *not_applicable
-// says why and nothing is checked.
+// when one is given, else in this process. In the sandbox they start at construction and run in
+// the worker's process while the caller goes on (run_case prepares and runs the case meanwhile);
+// findings() waits for them. When they do not apply to the model, not_applicable() says why and
+// nothing is checked. The case must outlive this object.
+class CaseStaticChecks {
+ public:
+  CaseStaticChecks(const LoadedCase& lc, bool must_reject, StaticCheckSandbox* sandbox);
+  ~CaseStaticChecks();
+  CaseStaticChecks(const CaseStaticChecks&) = delete;
+  CaseStaticChecks& operator=(const CaseStaticChecks&) = delete;
+  const std::string& not_applicable() const { return not_applicable_; }
+  // Once.
+  std::vector<StaticFinding> findings();
+
+ private:
+  const LoadedCase& lc_;
+  bool must_reject_;
+  StaticCheckSandbox* sandbox_;
+  std::string not_applicable_;
+  bool pending_ = false;
+};
+
+// CaseStaticChecks, waited for at once.
 std::vector<StaticFinding> check_case_statically(const LoadedCase& lc, bool must_reject,
                                                  StaticCheckSandbox* sandbox,
                                                  std::string* not_applicable);

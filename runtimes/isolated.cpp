@@ -347,66 +347,20 @@ class WorkerProcess::Process {
   // Sends a request and waits for its answer, or for the worker's death or the time limit.
   Answer call(const std::string& what, const std::string& payload) {
     std::lock_guard<std::mutex> lock(mu_);
-    if (pid_ <= 0) {
-      if (std::string why; !spawn(&why)) return fault(RunError::Kind::internal, why);
-    }
-    ++requests_;
-    stderr_tail_.clear();
-    std::optional<Clock::time_point> deadline;
-    if (options_.timeout_ms > 0)
-      deadline = Clock::now() + std::chrono::milliseconds(options_.timeout_ms);
-    std::string frame;
-    put(frame, payload);
-    size_t sent = 0;
-    std::string answer;
-    uint64_t expected = 0;
-    bool have_length = false;
-    char buffer[65536];
-    for (;;) {
-      const bool sending = sent < frame.size();
-      pollfd p[2] = {{fd_, static_cast<short>(sending ? POLLOUT : POLLIN), 0},
-                     {err_fd_, POLLIN, 0}};
-      const int ms = wait_ms(deadline, 50);
-      if (deadline && ms == 0 && Clock::now() >= *deadline) return timed_out(what);
-      if (interrupt_requested()) {
-        stop();
-        return fault(RunError::Kind::timeout,
-                     what + ": the run was stopped while waiting for the worker; it was killed");
-      }
-      const int ready = ::poll(p, 2, ms);
-      if (ready < 0 && errno == EINTR) continue;
-      if (ready > 0 && p[1].revents) {
-        read_stderr();
-        if (!(p[0].revents)) continue;
-      }
-      if (ready <= 0) {
-        // Also notices a worker that died while a copy of its socket end lives elsewhere.
-        if (int status = 0; ::waitpid(pid_, &status, WNOHANG) == pid_) return died(what, status);
-        continue;
-      }
-      if (sending) {
-        const ssize_t n = ::send(fd_, frame.data() + sent, frame.size() - sent, MSG_NOSIGNAL);
-        if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
-        if (n <= 0) return died(what);
-        sent += static_cast<size_t>(n);
-        continue;
-      }
-      const ssize_t n = ::read(fd_, buffer, sizeof buffer);
-      if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
-      if (n <= 0) return died(what);
-      answer.append(buffer, static_cast<size_t>(n));
-      if (!have_length && answer.size() >= sizeof expected) {
-        std::memcpy(&expected, answer.data(), sizeof expected);
-        have_length = true;
-      }
-      if (have_length && answer.size() - sizeof expected >= expected) break;
-    }
-    Answer a;
-    a.ok = true;
-    a.bytes = answer.substr(sizeof expected, expected);
-    return a;
+    begin_locked(what, payload);
+    return answer_locked();
   }
 
+  // The two halves of call(): send() returns once the request is sent (or the worker failed),
+  // receive() waits for its answer. The time limit runs from send().
+  void send(const std::string& what, const std::string& payload) {
+    std::lock_guard<std::mutex> lock(mu_);
+    begin_locked(what, payload);
+  }
+  Answer receive() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return answer_locked();
+  }
   // Starts the worker if there is none (a failure shows on the next call).
   void start() {
     std::lock_guard<std::mutex> lock(mu_);
@@ -425,6 +379,90 @@ class WorkerProcess::Process {
   }
 
  private:
+  // Starts a request: the worker first if there is none, then the request sent (or the failure
+  // that answer_locked() will give).
+  void begin_locked(const std::string& what, const std::string& payload) {
+    what_ = what;
+    failure_.reset();
+    frame_.clear();
+    put(frame_, payload);
+    sent_ = 0;
+    if (pid_ <= 0) {
+      if (std::string why; !spawn(&why)) {
+        failure_ = fault(RunError::Kind::internal, why);
+        return;
+      }
+    }
+    ++requests_;
+    stderr_tail_.clear();
+    deadline_.reset();
+    if (options_.timeout_ms > 0)
+      deadline_ = Clock::now() + std::chrono::milliseconds(options_.timeout_ms);
+    failure_ = exchange(/*only_send=*/true);
+  }
+
+  // The answer to the request begin_locked() started.
+  Answer answer_locked() {
+    std::optional<Answer> a = failure_ ? std::move(failure_) : exchange(/*only_send=*/false);
+    failure_.reset();
+    std::string().swap(frame_);
+    return std::move(*a);
+  }
+
+  // Sends what remains of the request, then (unless only_send) reads its answer, watching the
+  // worker's stderr, its death, the time limit and a stop request. Returns the answer or the
+  // failure; nullopt when only_send and the request is sent.
+  std::optional<Answer> exchange(bool only_send) {
+    std::string answer;
+    uint64_t expected = 0;
+    bool have_length = false;
+    char buffer[65536];
+    for (;;) {
+      const bool sending = sent_ < frame_.size();
+      if (!sending && only_send) return std::nullopt;
+      pollfd p[2] = {{fd_, static_cast<short>(sending ? POLLOUT : POLLIN), 0},
+                     {err_fd_, POLLIN, 0}};
+      // Past the time limit the poll does not wait, but an answer that is there is still read:
+      // the caller may have been busy elsewhere since send().
+      const int ms = wait_ms(deadline_, 50);
+      if (interrupt_requested()) {
+        stop();
+        return fault(RunError::Kind::timeout,
+                     what_ + ": the run was stopped while waiting for the worker; it was killed");
+      }
+      const int ready = ::poll(p, 2, ms);
+      if (ready < 0 && errno == EINTR) continue;
+      if (ready > 0 && p[1].revents) read_stderr();
+      if (ready <= 0 || !p[0].revents) {
+        // Also notices a worker that died while a copy of its socket end lives elsewhere.
+        if (ready <= 0)
+          if (int status = 0; ::waitpid(pid_, &status, WNOHANG) == pid_) return died(what_, status);
+        if (deadline_ && Clock::now() >= *deadline_) return timed_out(what_);
+        continue;
+      }
+      if (sending) {
+        const ssize_t n = ::send(fd_, frame_.data() + sent_, frame_.size() - sent_, MSG_NOSIGNAL);
+        if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+        if (n <= 0) return died(what_);
+        sent_ += static_cast<size_t>(n);
+        continue;
+      }
+      const ssize_t n = ::read(fd_, buffer, sizeof buffer);
+      if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+      if (n <= 0) return died(what_);
+      answer.append(buffer, static_cast<size_t>(n));
+      if (!have_length && answer.size() >= sizeof expected) {
+        std::memcpy(&expected, answer.data(), sizeof expected);
+        have_length = true;
+      }
+      if (have_length && answer.size() - sizeof expected >= expected) break;
+    }
+    Answer a;
+    a.ok = true;
+    a.bytes = answer.substr(sizeof expected, expected);
+    return a;
+  }
+
   bool spawn(std::string* why) {
     return on_spawner_thread([&] { return spawn_here(why); });
   }
@@ -578,6 +616,12 @@ class WorkerProcess::Process {
   uint64_t generation_ = 0;
   uint64_t requests_ = 0;  // sent to the current worker
   uint64_t next_id_ = 1;
+  // The request under way (begin_locked, exchange, answer_locked).
+  std::string what_;
+  std::string frame_;
+  size_t sent_ = 0;
+  std::optional<Clock::time_point> deadline_;
+  std::optional<Answer> failure_;
 };
 
 WorkerProcess::WorkerProcess(WorkerRecipe recipe, IsolationOptions options)
@@ -586,6 +630,10 @@ WorkerProcess::~WorkerProcess() = default;
 WorkerProcess::Answer WorkerProcess::call(const std::string& what, const std::string& payload) {
   return process_->call(what, payload);
 }
+void WorkerProcess::send(const std::string& what, const std::string& payload) {
+  process_->send(what, payload);
+}
+WorkerProcess::Answer WorkerProcess::receive() { return process_->receive(); }
 void WorkerProcess::start() { process_->start(); }
 void WorkerProcess::tell(uint64_t generation, const std::string& payload) {
   process_->tell(generation, payload);

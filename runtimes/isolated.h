@@ -64,6 +64,12 @@ class WorkerProcess {
   ~WorkerProcess();
   // what: names the request in error messages ("onnxruntime prepare").
   Answer call(const std::string& what, const std::string& payload);
+  // call() in two halves, so that the caller can work while the worker does: send() returns
+  // once the request is sent, receive() waits for its answer (or gives the failure of either).
+  // The time limit counts from send(). Every send() is followed by one receive() before the
+  // next request.
+  void send(const std::string& what, const std::string& payload);
+  Answer receive();
   // Starts the worker now if there is none.
   void start();
   // A request without an answer, for the worker of that generation only.

@@ -308,6 +308,53 @@ TEST(WorkerProcess, OutlivesTheThreadThatFirstCalledIt) {
   EXPECT_EQ(worker.generation(), generation) << "the worker was started anew";
 }
 
+// A worker that answers "sleep MS" after that many milliseconds, and anything else at once.
+const WorkerKind kSleepingWorker("isolated_test.sleeping", [](const std::string&) {
+  return [](const std::string& r) {
+    if (r.rfind("sleep ", 0) == 0)
+      std::this_thread::sleep_for(std::chrono::milliseconds(std::stoi(r.substr(6))));
+    return std::optional<std::string>(r);
+  };
+});
+
+// send() and receive() are call() in two halves, and the caller may work in between (run_case
+// runs the case while the sandbox checks it): an answer that came within the time limit is read
+// even when receive() is called after the limit has passed.
+TEST(WorkerProcess, AnAnswerThatCameInTimeIsReadAfterTheCallerWasBusy) {
+  WorkerProcess worker(WorkerRecipe{"isolated_test.sleeping", ""}, within(300));
+  worker.start();
+  const uint64_t generation = worker.generation();
+  worker.send("echo", "one");
+  std::this_thread::sleep_for(std::chrono::milliseconds(600));
+  const WorkerProcess::Answer a = worker.receive();
+  ASSERT_TRUE(a.ok) << a.error.message;
+  EXPECT_EQ(a.bytes, "one");
+  const WorkerProcess::Answer b = worker.call("echo", "two");
+  ASSERT_TRUE(b.ok) << b.error.message;
+  EXPECT_EQ(b.bytes, "two");
+  EXPECT_EQ(worker.generation(), generation) << "the worker was started anew";
+}
+
+// The time limit counts from send(): a worker that does not answer within it is killed, and the
+// next request starts a new one.
+TEST(WorkerProcess, TheTimeLimitCountsFromSend) {
+  WorkerProcess worker(WorkerRecipe{"isolated_test.sleeping", ""}, within(300));
+  worker.start();
+  const uint64_t generation = worker.generation();
+  const auto t0 = std::chrono::steady_clock::now();
+  worker.send("sleep", "sleep 5000");
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  const WorkerProcess::Answer a = worker.receive();
+  const auto waited = std::chrono::steady_clock::now() - t0;
+  ASSERT_FALSE(a.ok);
+  EXPECT_EQ(a.error.kind, RunError::Kind::timeout) << a.error.message;
+  EXPECT_LT(waited, std::chrono::milliseconds(3000)) << "receive() waited for the worker";
+  const WorkerProcess::Answer b = worker.call("echo", "again");
+  ASSERT_TRUE(b.ok) << b.error.message;
+  EXPECT_EQ(b.bytes, "again");
+  EXPECT_NE(worker.generation(), generation);
+}
+
 // The worker is this program started again with the worker flag (exec), not a fork of it.
 TEST(WorkerProcess, IsThisProgramExecutedAgain) {
   auto rt = make_isolated_runtime(std::make_shared<ByNameRuntime>(), within(5000));
