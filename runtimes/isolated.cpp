@@ -361,6 +361,7 @@ class WorkerProcess::Process {
     std::lock_guard<std::mutex> lock(mu_);
     return answer_locked();
   }
+
   // Starts the worker if there is none (a failure shows on the next call).
   void start() {
     std::lock_guard<std::mutex> lock(mu_);
