@@ -130,13 +130,11 @@ json side_json(const DiffSide& s) {
           {"selection", s.selection}};
 }
 
-std::string e(std::string_view s) { return html_escape(s); }
-
 // A status badge with its reason, or "absent".
 std::string side_html(const std::optional<Outcome>& o) {
   if (!o) return "<span class=\"tag s-none\">absent</span>";
   std::string h = html_status_tag(o->status);
-  if (o->reason != Reason::none) h += " " + e(reason_name(o->reason));
+  if (o->reason != Reason::none) h += " " + html_escape(reason_name(o->reason));
   return h;
 }
 
@@ -263,15 +261,15 @@ json diff_to_json(const ReportDiff& d) {
 std::string diff_to_html(const ReportDiff& d) {
   std::ostringstream h;
   h << html_page_head("seqconf diff: " + d.base.file + " -> " + d.next.file);
-  h << "<h1>seqconf diff: " << e(d.base.runtime()) << " &rarr; " << e(d.next.runtime())
-    << "</h1>\n";
+  h << "<h1>seqconf diff: " << html_escape(d.base.runtime()) << " &rarr; "
+    << html_escape(d.next.runtime()) << "</h1>\n";
   if (!d.base.complete || !d.next.complete)
     h << "<div class=\"banner warn\" id=\"incomplete\">An interrupted run is compared: the cases "
          "it did not reach count as appeared or disappeared.</div>\n";
   const std::vector<std::string> why = gate_failures(d);
   if (!why.empty()) {
     h << "<div class=\"banner bad\" id=\"verdict\">";
-    for (size_t k = 0; k < why.size(); ++k) h << (k ? "<br>" : "") << e(why[k]);
+    for (size_t k = 0; k < why.size(); ++k) h << (k ? "<br>" : "") << html_escape(why[k]);
     h << "</div>\n";
   } else {
     h << "<div class=\"banner good\" id=\"verdict\">No regression.</div>\n";
@@ -279,7 +277,8 @@ std::string diff_to_html(const ReportDiff& d) {
 
   h << "<table class=\"meta\"><tr><td></td><th>base</th><th>new</th></tr>\n";
   const auto meta = [&](const char* k, const std::string& b, const std::string& n) {
-    h << "<tr><td>" << k << "</td><td>" << e(b) << "</td><td>" << e(n) << "</td></tr>\n";
+    h << "<tr><td>" << k << "</td><td>" << html_escape(b) << "</td><td>" << html_escape(n)
+      << "</td></tr>\n";
   };
   meta("report", d.base.file, d.next.file);
   meta("runtime", d.base.runtime(), d.next.runtime());
@@ -303,9 +302,10 @@ std::string diff_to_html(const ReportDiff& d) {
     h << "<h2 id=\"" << key << "\">" << title << " (" << d.count(c) << ")</h2>\n";
     for (const auto& g : groups) {
       h << "<details class=\"case group\" data-change=\"" << key << "\" data-departure=\""
-        << e(g.departure) << "\" data-count=\"" << g.cases.size() << "\""
+        << html_escape(g.departure) << "\" data-count=\"" << g.cases.size() << "\""
         << (c == Change::regressed ? " open" : "") << "><summary><b>" << g.cases.size()
-        << "</b> &mdash; " << e(g.departure) << " &mdash; <code>" << e(g.cases.front()->id)
+        << "</b> &mdash; " << html_escape(g.departure) << " &mdash; <code>"
+        << html_escape(g.cases.front()->id)
         << "</code></summary>\n<table><tr><th>case</th><th>base</th>"
         << "<th>new</th><th>message</th></tr>\n";
       for (const CaseChange* x : g.cases) {
@@ -313,9 +313,10 @@ std::string diff_to_html(const ReportDiff& d) {
         const std::string message = x->next && !x->next->message.empty() ? x->next->message
                                     : x->base                            ? x->base->message
                                                                          : std::string();
-        h << "<tr data-case-id=\"" << e(x->id) << "\" data-change=\"" << key << "\"><td><code>"
-          << e(x->id) << "</code></td><td>" << side_html(x->base) << "</td><td>"
-          << side_html(x->next) << "</td><td>" << e(message) << "</td></tr>\n";
+        h << "<tr data-case-id=\"" << html_escape(x->id) << "\" data-change=\"" << key
+          << "\"><td><code>" << html_escape(x->id) << "</code></td><td>" << side_html(x->base)
+          << "</td><td>" << side_html(x->next) << "</td><td>" << html_escape(message)
+          << "</td></tr>\n";
       }
       h << "</table></details>\n";
     }

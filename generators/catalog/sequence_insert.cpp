@@ -11,7 +11,7 @@ using namespace detail;
 
 namespace {
 
-const char* const kOp = "SequenceInsert";
+const char* const kSequenceInsert = "SequenceInsert";
 
 // The inserted tensor: rank 2, keys distinct from every sequence element's.
 const KeyTensor kTensor = key_tensor({2, 2}, 101);
@@ -30,7 +30,7 @@ void add_tensor(CatalogCase& c, const Tensor& tensor) {
 
 PositionOperator sequence_insert() {
   PositionOperator op;
-  op.op = kOp;
+  op.op = kSequenceInsert;
   op.keys = {"position", "ptype", "pshape", "tensor_dtype", "tensor", "dtype", "n", "values"};
   op.accepts_n = true;
   op.spec_valid = spec_passage({"SequenceInsert.summary"});

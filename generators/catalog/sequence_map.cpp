@@ -20,7 +20,7 @@ using namespace detail;
 
 namespace {
 
-const char* const kOp = "SequenceMap";
+const char* const kSequenceMap = "SequenceMap";
 const IdKeys kKeys = {"body", "inputs", "dtype", "n", "lengths", "values"};
 const SpecPassage kApplied = spec_passage({"SequenceMap.per_sample"});
 const SpecPassage kLength = spec_passage({"SequenceMap.sample_count"});
@@ -250,7 +250,7 @@ CatalogCase map_case(const Config& config) {
   const Body& body = body_named(config.body);
   const std::vector<size_t>& lengths = config.lengths;
   const DataType dtype = config.dtype;
-  CatalogCase c = start_case(kOp, 17, dtype);
+  CatalogCase c = start_case(kSequenceMap, 17, dtype);
   const size_t n = lengths.at(0);
   const size_t sequences = lengths.size();
 
@@ -337,7 +337,7 @@ CatalogCase map_case(const Config& config) {
     c.output_names.push_back("out_sequence_" + std::to_string(j));
     c.output_types.push_back(sequence_type(out_types[j]));
   }
-  c.node = model::node(kOp, node_inputs, c.output_names);
+  c.node = model::node(kSequenceMap, node_inputs, c.output_names);
   *c.node.add_attribute() = model::graph_attribute("body", std::move(g));
 
   if (!same) {

@@ -17,7 +17,7 @@ using namespace detail;
 
 namespace {
 
-const char* const kOp = "SplitToSequence";
+const char* const kSplitToSequence = "SplitToSequence";
 const IdKeys kKeys = {"opset", "split", "stype", "axis", "keepdims", "shape", "dtype", "values"};
 const SpecPassage kKeepdims =
     spec_passage({"SplitToSequence.keepdims", "SplitToSequence.keepdims_default",
@@ -204,7 +204,7 @@ std::vector<Config> reject_configs() {
 
 CatalogCase split_case(const Config& k) {
   const DataType dtype = k.dtype;
-  CatalogCase c = start_case(kOp, k.opset, dtype);
+  CatalogCase c = start_case(kSplitToSequence, k.opset, dtype);
   std::vector<Param> params = {{"split", split_label(k)},
                                {"axis", k.axis ? std::to_string(*k.axis) : "default"},
                                {"keepdims", k.keepdims ? std::to_string(*k.keepdims) : "default"},
@@ -235,7 +235,7 @@ CatalogCase split_case(const Config& k) {
     c.inputs.push_back({"split", int_tensor(k.stype, split_shape, k.split)});
     node_inputs.push_back("split");
   }
-  c.node = model::node(kOp, node_inputs, {"output_sequence"});
+  c.node = model::node(kSplitToSequence, node_inputs, {"output_sequence"});
   if (k.axis) *c.node.add_attribute() = model::int_attribute("axis", *k.axis);
   if (k.keepdims) *c.node.add_attribute() = model::int_attribute("keepdims", *k.keepdims);
   c.output_names = {"output_sequence"};

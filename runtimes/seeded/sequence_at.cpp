@@ -10,7 +10,6 @@ namespace seqconf::seeded {
 namespace {
 
 bool at(const interp::NodeCall& c) { return is_on_sequence(c, "SequenceAt"); }
-int64_t length(const interp::NodeCall& c) { return sequence_length(c); }
 
 }  // namespace
 
@@ -46,9 +45,10 @@ std::vector<Defect> sequence_at_defects() {
                {[](const interp::NodeCall& c) -> std::optional<std::vector<Value>> {
                  const auto p = first_int(c, 1);
                  // Positions below -n stay the reference's to reject (and n + p cannot overflow).
-                 if (!at(c) || !p || *p >= 0 || *p < -length(c) || length(c) + *p - 1 < 0)
+                 if (!at(c) || !p || *p >= 0 || *p < -sequence_length(c) ||
+                     sequence_length(c) + *p - 1 < 0)
                    return std::nullopt;
-                 return c.reference(with_input(c, 1, scalar(length(c) + *p - 1)));
+                 return c.reference(with_input(c, 1, scalar(sequence_length(c) + *p - 1)));
                }}});
   d.push_back({"at.int32_position_rejected",
                "SequenceAt",

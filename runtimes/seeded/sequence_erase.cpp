@@ -10,7 +10,6 @@ namespace seqconf::seeded {
 namespace {
 
 bool erase(const interp::NodeCall& c) { return is_on_sequence(c, "SequenceErase"); }
-int64_t length(const interp::NodeCall& c) { return sequence_length(c); }
 
 }  // namespace
 
@@ -21,7 +20,7 @@ std::vector<Defect> sequence_erase_defects() {
                "without a position, the first tensor is erased instead of the last",
                "a default position of 0, as a kernel reading an absent input as zero gives",
                {[](const interp::NodeCall& c) -> std::optional<std::vector<Value>> {
-                 if (!erase(c) || (c.inputs.size() > 1 && c.inputs[1]) || length(c) == 0)
+                 if (!erase(c) || (c.inputs.size() > 1 && c.inputs[1]) || sequence_length(c) == 0)
                    return std::nullopt;
                  return c.reference(with_input(c, 1, scalar(0)));
                }}});
@@ -31,9 +30,10 @@ std::vector<Defect> sequence_erase_defects() {
                "kernels that clamp the position into range",
                {[](const interp::NodeCall& c) -> std::optional<std::vector<Value>> {
                  const auto p = first_int(c, 1);
-                 if (!erase(c) || !p || length(c) == 0 || (*p >= -length(c) && *p < length(c)))
+                 if (!erase(c) || !p || sequence_length(c) == 0 ||
+                     (*p >= -sequence_length(c) && *p < sequence_length(c)))
                    return std::nullopt;
-                 return c.reference(with_input(c, 1, scalar(length(c) - 1)));
+                 return c.reference(with_input(c, 1, scalar(sequence_length(c) - 1)));
                }}});
   return d;
 }

@@ -12,7 +12,6 @@ namespace seqconf::seeded {
 namespace {
 
 bool insert(const interp::NodeCall& c) { return is_on_sequence(c, "SequenceInsert"); }
-int64_t length(const interp::NodeCall& c) { return sequence_length(c); }
 
 }  // namespace
 
@@ -26,7 +25,8 @@ std::vector<Defect> sequence_insert_defects() {
                "inserts at the front when the position equals the length",
                {[](const interp::NodeCall& c) -> std::optional<std::vector<Value>> {
                  const auto p = first_int(c, 2);
-                 if (!insert(c) || !p || length(c) == 0 || *p != length(c)) return std::nullopt;
+                 if (!insert(c) || !p || sequence_length(c) == 0 || *p != sequence_length(c))
+                   return std::nullopt;
                  return c.reference(with_input(c, 2, scalar(0)));
                }}});
   d.push_back({"insert.out_of_range_wraps",
@@ -36,7 +36,7 @@ std::vector<Defect> sequence_insert_defects() {
                {[](const interp::NodeCall& c) -> std::optional<std::vector<Value>> {
                  const auto p = first_int(c, 2);
                  if (!insert(c) || !p) return std::nullopt;
-                 const int64_t n = length(c);
+                 const int64_t n = sequence_length(c);
                  if (*p >= -n && *p <= n) return std::nullopt;
                  return c.reference(with_input(c, 2, scalar(((*p % (n + 1)) + (n + 1)) % (n + 1))));
                }}});
@@ -47,8 +47,8 @@ std::vector<Defect> sequence_insert_defects() {
                "an off-by-one in translating negative positions, as hand-written kernels make it",
                {[](const interp::NodeCall& c) -> std::optional<std::vector<Value>> {
                  const auto p = first_int(c, 2);
-                 if (!insert(c) || !p || *p >= 0 || *p < -length(c)) return std::nullopt;
-                 return c.reference(with_input(c, 2, scalar(length(c) + *p + 1)));
+                 if (!insert(c) || !p || *p >= 0 || *p < -sequence_length(c)) return std::nullopt;
+                 return c.reference(with_input(c, 2, scalar(sequence_length(c) + *p + 1)));
                }}});
   d.push_back({"insert.crash_on_empty_sequence",
                "SequenceInsert",
@@ -56,7 +56,7 @@ std::vector<Defect> sequence_insert_defects() {
                "null-pointer crashes on inputs without elements, as ONNX Runtime 1.14 to 1.30 "
                "show on an empty constant position",
                {[](const interp::NodeCall& c) -> std::optional<std::vector<Value>> {
-                 if (insert(c) && length(c) == 0) std::raise(SIGSEGV);
+                 if (insert(c) && sequence_length(c) == 0) std::raise(SIGSEGV);
                  return std::nullopt;
                }}});
   return d;

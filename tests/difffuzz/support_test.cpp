@@ -18,7 +18,7 @@ namespace {
 
 using namespace difffuzz;
 
-Program draw(const rc::Gen<Program>& gen, size_t i) {
+Program program_at(const rc::Gen<Program>& gen, size_t i) {
   return gen(rc::Random(rc::Random::Key{9, i, 0, 0}), static_cast<int>(i % 100)).value();
 }
 
@@ -28,7 +28,8 @@ TEST(Support, TheReferenceSupportsEverythingAndDrawsTheSamePrograms) {
   EXPECT_TRUE(support.not_supported.empty());
   const auto plain = program_gen(8);
   const auto probed = program_gen(8, support);
-  for (size_t i = 0; i < 300; ++i) EXPECT_EQ(describe(draw(plain, i)), describe(draw(probed, i)));
+  for (size_t i = 0; i < 300; ++i)
+    EXPECT_EQ(describe(program_at(plain, i)), describe(program_at(probed, i)));
 }
 
 TEST(Support, NoProgramHoldsANodeTheRuntimeDoesNotSupport) {
@@ -42,7 +43,7 @@ TEST(Support, NoProgramHoldsANodeTheRuntimeDoesNotSupport) {
   const auto gen = program_gen(8, support);
   size_t float_programs = 0, float64_splits = 0;
   for (size_t i = 0; i < 2000; ++i) {
-    const Program p = draw(gen, i);
+    const Program p = program_at(gen, i);
     for (const Step& s : p.steps)
       if (p.elem == DataType::float64 && s.kind == StepKind::split) ++float64_splits;
     if (p.elem != DataType::float32) continue;

@@ -16,6 +16,7 @@ namespace seqconf::reports {
 namespace {
 
 using nlohmann::json;
+using testing::occurrences;
 
 Report base_report() {
   return make_report(testing::run_info("onnxruntime", "1.17.0"), testing::diff_base_outcomes(),
@@ -30,12 +31,6 @@ std::map<std::string, Change> categories(const ReportDiff& d) {
   std::map<std::string, Change> m;
   for (const auto& c : d.changes) m[c.id] = c.change;
   return m;
-}
-
-size_t count(const std::string& hay, const std::string& needle) {
-  size_t n = 0;
-  for (size_t p = hay.find(needle); p != std::string::npos; p = hay.find(needle, p + 1)) ++n;
-  return n;
 }
 
 TEST(Diff, CategoriesDerivedByHand) {
@@ -201,7 +196,7 @@ TEST(Diff, HtmlFormInTheReportsLook) {
   EXPECT_NE(h.find("data-change=\"regressed\" data-departure=\"SequenceAt [loop_body] pass -&gt; "
                    "fail/value_mismatch\" data-count=\"2\""),
             std::string::npos);
-  EXPECT_EQ(count(h, "<tr data-case-id="), 10u);
+  EXPECT_EQ(occurrences(h, "<tr data-case-id="), 10u);
   EXPECT_NE(h.find("<tr data-case-id=\"corpus.SequenceMap.float.identity\" "
                    "data-change=\"appeared\"><td><code>corpus.SequenceMap.float.identity</code>"
                    "</td><td><span class=\"tag s-none\">absent</span></td><td><span class=\"tag "

@@ -24,6 +24,7 @@ namespace seqconf::reports {
 namespace {
 
 using nlohmann::json;
+using testing::occurrences;
 using testing::outcome;
 using testing::run_info;
 using testing::synthetic_outcomes;
@@ -42,12 +43,6 @@ const CaseRecord& find_case(const Report& r, const std::string& id) {
   for (const auto& c : r.cases)
     if (c.outcome.case_id == id) return c;
   throw std::runtime_error("no case " + id);
-}
-
-size_t count(const std::string& hay, const std::string& needle) {
-  size_t n = 0;
-  for (size_t p = hay.find(needle); p != std::string::npos; p = hay.find(needle, p + 1)) ++n;
-  return n;
 }
 
 TEST(Status, KeysRoundTrip) {
@@ -271,7 +266,7 @@ TEST(Report, SummaryText) {
   EXPECT_NE(t.find("SequenceAt"), std::string::npos);
   EXPECT_NE(t.find("2/3"), std::string::npos);   // SequenceAt: 2 of 3 passed
   EXPECT_NE(t.find("4/10"), std::string::npos);  // total
-  EXPECT_EQ(count(t, "\n"), 6u);                 // header, 4 ops, total
+  EXPECT_EQ(occurrences(t, "\n"), 6u);           // header, 4 ops, total
 }
 
 // The outcomes with the spec sentence and clauses of one case set, as the runner sets them from
@@ -470,7 +465,7 @@ TEST(JunitReport, MapsVerdicts) {
   // skipped: 2 expected failures + 1 skipped.
   EXPECT_NE(x.find("tests=\"10\" failures=\"3\" errors=\"1\" skipped=\"3\""), std::string::npos)
       << x;
-  EXPECT_EQ(count(x, "<testcase "), 10u);
+  EXPECT_EQ(occurrences(x, "<testcase "), 10u);
   EXPECT_NE(x.find("classname=\"SequenceAt\" name=\"corpus.SequenceAt.float.pos_neg\""),
             std::string::npos);
   EXPECT_NE(x.find("expected 2, got 3 &lt;&amp;&gt;&quot;&#39;"), std::string::npos);
@@ -507,9 +502,9 @@ TEST(HtmlReport, MatrixCellsDetailsAndEscaping) {
             std::string::npos);
   EXPECT_NE(h.find("data-op=\"model\" data-context=\"inputs\" data-status=\"pass\""),
             std::string::npos);
-  EXPECT_EQ(count(h, "data-context="), 8u);
+  EXPECT_EQ(occurrences(h, "data-context="), 8u);
   EXPECT_NE(h.find("<dt>context</dt><dd>loop_body</dd>"), std::string::npos);
-  EXPECT_EQ(count(h, "<details class=\"case\""), 7u);  // 6 non-pass + 1 unexpected pass
+  EXPECT_EQ(occurrences(h, "<details class=\"case\""), 7u);  // 6 non-pass + 1 unexpected pass
   EXPECT_EQ(h.find("got 3 <&>"), std::string::npos);
   EXPECT_NE(h.find("got 3 &lt;&amp;&gt;&quot;&#39;"), std::string::npos);
   EXPECT_NE(h.find("build/seqconf run --runtime &#39;reference&#39; --source corpus --filter "
@@ -521,7 +516,7 @@ TEST(HtmlReport, MatrixCellsDetailsAndEscaping) {
   EXPECT_EQ(h.find("http://"), std::string::npos);  // self-contained
 
   const std::string clean = report_to_html(make_report(run_info(), synthetic_outcomes(), nullptr));
-  EXPECT_EQ(count(clean, "<details class=\"case\""), 6u);
+  EXPECT_EQ(occurrences(clean, "<details class=\"case\""), 6u);
 }
 
 TEST(HtmlReport, ReproduceCommandRepeatsTheRunsChoices) {
@@ -563,9 +558,9 @@ TEST(HtmlReport, IndexComparesRuntimes) {
   EXPECT_NE(h.find("data-runtime=\"onnxruntime\" data-op=\"SequenceAt\" "
                    "data-context=\"loop_body\" data-status=\"pass\""),
             std::string::npos);
-  EXPECT_EQ(count(h, "data-context="), 16u);  // 8 cells, 2 runtimes
+  EXPECT_EQ(occurrences(h, "data-context="), 16u);  // 8 cells, 2 runtimes
   // Not passed by both: the 5 non-pass reference cases and the skipped one.
-  EXPECT_EQ(count(h, "<tr data-case-id="), 6u);
+  EXPECT_EQ(occurrences(h, "<tr data-case-id="), 6u);
   EXPECT_NE(h.find("<a href=\"reference.html\">"), std::string::npos);
 }
 

@@ -11,6 +11,13 @@
 
 namespace seqconf::reports::testing {
 
+// How many times needle occurs in hay, overlapping occurrences included.
+inline size_t occurrences(const std::string& hay, const std::string& needle) {
+  size_t n = 0;
+  for (size_t p = hay.find(needle); p != std::string::npos; p = hay.find(needle, p + 1)) ++n;
+  return n;
+}
+
 inline Outcome outcome(std::string id, std::string op, std::string dtype, Status status,
                        Reason reason = Reason::none, std::string message = {},
                        std::string context = {}) {
