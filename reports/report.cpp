@@ -328,6 +328,8 @@ std::string reproduce_command(const Report& r, const CaseRecord& c) {
     cmd += " --onnx-all-ops";
   if (const auto it = opts.find("strict"); it != opts.end() && it->is_boolean() && it->get<bool>())
     cmd += " --strict";
+  if (!text("ort_graph_optimization").empty())
+    cmd += " --ort-graph-optimization " + shell_quote(text("ort_graph_optimization"));
   return cmd + " --filter " + shell_quote(c.outcome.case_id);
 }
 

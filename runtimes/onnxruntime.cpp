@@ -64,11 +64,33 @@ std::vector<std::filesystem::path> onnxruntime_release_libraries() {
   return libs;
 }
 
+const char* ort_graph_optimization_name(OrtGraphOptimization level) {
+  switch (level) {
+    case OrtGraphOptimization::disabled:
+      return "disabled";
+    case OrtGraphOptimization::basic:
+      return "basic";
+    case OrtGraphOptimization::extended:
+      return "extended";
+    case OrtGraphOptimization::all:
+      return "all";
+  }
+  return "all";
+}
+
+std::optional<OrtGraphOptimization> ort_graph_optimization_from_name(std::string_view name) {
+  for (auto level : {OrtGraphOptimization::disabled, OrtGraphOptimization::basic,
+                     OrtGraphOptimization::extended, OrtGraphOptimization::all})
+    if (name == ort_graph_optimization_name(level)) return level;
+  return std::nullopt;
+}
+
 #if !SEQCONF_HAVE_ORT
 
 bool onnxruntime_compiled_in() { return false; }
 
-std::unique_ptr<Runtime> make_onnxruntime_runtime(const std::filesystem::path&) {
+std::unique_ptr<Runtime> make_onnxruntime_runtime(const std::filesystem::path&,
+                                                  OrtGraphOptimization) {
   throw Error(ErrorCode::not_supported,
               "this build has no ONNX Runtime support: onnxruntime_c_api.h was not found "
               "(run tools/setup-runtimes.sh, then reconfigure)");
@@ -88,6 +110,7 @@ struct OrtLibrary {
   OrtEnv* env = nullptr;
   std::string version;
   std::string path;
+  OrtGraphOptimization graph_optimization = OrtGraphOptimization::all;  // of every session
 
   ~OrtLibrary() {
     if (env) api->ReleaseEnv(env);
@@ -313,8 +336,22 @@ struct Port {
   onnx::TypeProto type;
 };
 
+GraphOptimizationLevel ort_level(OrtGraphOptimization level) {
+  switch (level) {
+    case OrtGraphOptimization::disabled:
+      return ORT_DISABLE_ALL;
+    case OrtGraphOptimization::basic:
+      return ORT_ENABLE_BASIC;
+    case OrtGraphOptimization::extended:
+      return ORT_ENABLE_EXTENDED;
+    case OrtGraphOptimization::all:
+      return ORT_ENABLE_ALL;
+  }
+  return ORT_ENABLE_ALL;
+}
+
 // A session with one intra-op thread, for the model as given (the harness may have rewritten
-// it), not the file on disk.
+// it), not the file on disk, at the library's graph optimization level.
 OrtPtr<OrtSession> create_session(const OrtLibrary& lib, const onnx::ModelProto& model) {
   const OrtApi* api = lib.api;
   OrtSessionOptions* raw_options = nullptr;
@@ -324,6 +361,10 @@ OrtPtr<OrtSession> create_session(const OrtLibrary& lib, const onnx::ModelProto&
   check(api, api->SetIntraOpNumThreads(options.get(), 1));
   check(api, api->SetInterOpNumThreads(options.get(), 1));
   check(api, api->SetSessionExecutionMode(options.get(), ORT_SEQUENTIAL));
+  // At all, ONNX Runtime's default, the level is left as ONNX Runtime sets it.
+  if (lib.graph_optimization != OrtGraphOptimization::all)
+    check(api,
+          api->SetSessionGraphOptimizationLevel(options.get(), ort_level(lib.graph_optimization)));
   const std::string bytes = model.SerializeAsString();
   OrtSession* session = nullptr;
   check(api,
@@ -536,11 +577,18 @@ class OrtRuntime : public Runtime {
  public:
   explicit OrtRuntime(std::shared_ptr<OrtLibrary> lib) : lib_(std::move(lib)) {}
 
-  std::string name() const override { return "onnxruntime"; }
+  std::string name() const override {
+    if (lib_->graph_optimization == OrtGraphOptimization::all) return "onnxruntime";
+    return std::string("onnxruntime (graph optimization: ") +
+           ort_graph_optimization_name(lib_->graph_optimization) + ")";
+  }
   std::string version() const override { return lib_->version; }
   std::string location() const override { return lib_->path; }
+  // The worker's argument: the level, a colon, the library path.
   std::optional<WorkerRecipe> recipe() const override {
-    return WorkerRecipe{"onnxruntime", lib_->path};
+    return WorkerRecipe{
+        "onnxruntime",
+        std::string(ort_graph_optimization_name(lib_->graph_optimization)) + ":" + lib_->path};
   }
 
   std::unique_ptr<PreparedModel> prepare(const std::filesystem::path&,
@@ -570,7 +618,8 @@ class OrtRuntime : public Runtime {
 
 }  // namespace
 
-std::unique_ptr<Runtime> make_onnxruntime_runtime(const std::filesystem::path& library) {
+std::unique_ptr<Runtime> make_onnxruntime_runtime(const std::filesystem::path& library,
+                                                  OrtGraphOptimization level) {
   void* handle = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!handle) {
     const char* why = dlerror();
@@ -586,6 +635,7 @@ std::unique_ptr<Runtime> make_onnxruntime_runtime(const std::filesystem::path& l
   lib->handle = handle;
   lib->path = library.string();
   lib->version = base->GetVersionString ? base->GetVersionString() : "unknown";
+  lib->graph_optimization = level;
   lib->api = base->GetApi(kOrtApiVersion);
   if (!lib->api)
     throw Error(ErrorCode::not_supported, "ONNX Runtime " + lib->version + " at " +
@@ -601,8 +651,14 @@ std::unique_ptr<Runtime> make_onnxruntime_runtime(const std::filesystem::path& l
 }
 
 namespace {
-const WorkerKind kOnnxRuntimeWorker("onnxruntime", [](const std::string& library) {
-  return serve_runtime(make_onnxruntime_runtime(library));
+// The argument is OrtRuntime::recipe's: LEVEL:LIBRARY.
+const WorkerKind kOnnxRuntimeWorker("onnxruntime", [](const std::string& argument) {
+  const auto colon = argument.find(':');
+  const auto level = ort_graph_optimization_from_name(argument.substr(0, colon));
+  if (colon == std::string::npos || !level)
+    throw Error(ErrorCode::invalid_argument,
+                "onnxruntime worker: the argument is not LEVEL:LIBRARY: " + argument);
+  return serve_runtime(make_onnxruntime_runtime(argument.substr(colon + 1), *level));
 });
 }  // namespace
 

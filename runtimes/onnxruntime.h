@@ -5,7 +5,9 @@
 
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "runtimes/runtime.h"
@@ -28,8 +30,20 @@ std::filesystem::path default_onnxruntime_library();
 // under $SEQCONF_ORT_RELEASES), by ascending release number. Empty when there are none.
 std::vector<std::filesystem::path> onnxruntime_release_libraries();
 
+// The graph optimization level of ONNX Runtime's sessions (OrtApi::
+// SetSessionGraphOptimizationLevel): disabled, basic, extended or all, the levels ONNX Runtime
+// names ORT_DISABLE_ALL, ORT_ENABLE_BASIC, ORT_ENABLE_EXTENDED and ORT_ENABLE_ALL. all is ONNX
+// Runtime's own default.
+enum class OrtGraphOptimization { disabled, basic, extended, all };
+const char* ort_graph_optimization_name(OrtGraphOptimization level);
+// nullopt for a name that is none of the four.
+std::optional<OrtGraphOptimization> ort_graph_optimization_from_name(std::string_view name);
+
 // Opens the library and asks for API kOrtApiVersion. Throws Error(not_supported) when the
 // build lacks the header or the library's API is older, Error(io_error) when dlopen fails.
-std::unique_ptr<Runtime> make_onnxruntime_runtime(const std::filesystem::path& library);
+// Sessions use `level`; at any level but all the runtime's name says it:
+// "onnxruntime (graph optimization: disabled)".
+std::unique_ptr<Runtime> make_onnxruntime_runtime(
+    const std::filesystem::path& library, OrtGraphOptimization level = OrtGraphOptimization::all);
 
 }  // namespace seqconf

@@ -29,6 +29,9 @@ std::unique_ptr<Runtime> make_runtime(const std::string& spec, const RuntimeOpti
   const auto eq = spec.find('=');
   const std::string name = spec.substr(0, eq);
   const std::string arg = eq == std::string::npos ? std::string() : spec.substr(eq + 1);
+  if (options.ort_graph_optimization && name != "onnxruntime")
+    throw Error(ErrorCode::invalid_argument,
+                "a graph optimization level is for runtime 'onnxruntime', not '" + name + "'");
   if (name == "reference") {
     if (!arg.empty())
       throw Error(ErrorCode::invalid_argument,
@@ -44,8 +47,9 @@ std::unique_ptr<Runtime> make_runtime(const std::string& spec, const RuntimeOpti
   ProcessOptions process;
   if (options.timeout_ms > 0) process.timeout_ms = options.timeout_ms;
   if (name == "onnxruntime")
-    return isolated(make_onnxruntime_runtime(arg.empty() ? default_onnxruntime_library()
-                                                         : std::filesystem::path(arg)),
+    return isolated(make_onnxruntime_runtime(
+                        arg.empty() ? default_onnxruntime_library() : std::filesystem::path(arg),
+                        options.ort_graph_optimization.value_or(OrtGraphOptimization::all)),
                     options);
   if (name == "onnxruntime-web") {
     if (!arg.empty())

@@ -2,10 +2,12 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "reference/context.h"
+#include "runtimes/onnxruntime.h"
 #include "runtimes/runtime.h"
 
 namespace seqconf {
@@ -18,6 +20,8 @@ struct RuntimeOptions {
   // Time limit in ms for an isolated run and for a process runtime's answer; 0: the default
   // (60 s).
   int timeout_ms = 0;
+  // ONNX Runtime's graph optimization level (onnxruntime only); unset: ONNX Runtime's default.
+  std::optional<OrtGraphOptimization> ort_graph_optimization;
 };
 
 // spec: "reference", or "<name>=<argument>" for runtimes that need a library path or a

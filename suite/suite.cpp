@@ -41,6 +41,7 @@ nlohmann::json options_json(const SuiteOptions& o, const std::string& runtime, b
   if (o.onnx_all_ops) j["onnx_all_ops"] = true;
   if (!o.shard.empty()) j["shard"] = o.shard;
   if (!o.expectations.empty()) j["expectations"] = o.expectations.string();
+  if (!o.ort_graph_optimization.empty()) j["ort_graph_optimization"] = o.ort_graph_optimization;
   return j;
 }
 

@@ -59,6 +59,10 @@ struct SuiteOptions {
   // How the runtime was asked for (e.g. "onnxruntime=/path/lib.so"), recorded in the report's
   // options and used in its rerun commands; empty: the runtime's name.
   std::string runtime_spec;
+  // ONNX Runtime's graph optimization level as asked for (`seqconf run
+  // --ort-graph-optimization`), recorded in the report's options and its rerun commands; empty:
+  // not asked for.
+  std::string ort_graph_optimization;
   bool embedded = true;           // recorded in the report's options: false for `seqconf run`
   std::ostream* log = nullptr;    // non-passing outcomes, findings, the summary; null: std::cout
   std::ostream* notes = nullptr;  // notes about the run (a skipped source, ...); null: std::cerr

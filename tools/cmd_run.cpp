@@ -18,6 +18,8 @@ int run_command(const RunArgs& args) {
   RuntimeOptions ro;
   ro.policy = args.suite.run.strict ? Policy::strict : Policy::lenient;
   ro.timeout_ms = args.suite.timeout_ms;  // a process runtime's answer; isolation is run_suite's
+  if (!args.suite.ort_graph_optimization.empty())
+    ro.ort_graph_optimization = ort_graph_optimization_from_name(args.suite.ort_graph_optimization);
   SuiteOptions options = args.suite;
   options.runtime_spec = args.runtime;
   try {
@@ -38,6 +40,11 @@ const CommandRegistrar kRun(10, [](CLI::App& app) {
                   "process=COMMAND (see seqconf runtimes)")
       ->capture_default_str();
   add_suite_options(*cmd, args->suite);
+  cmd->add_option("--ort-graph-optimization", args->suite.ort_graph_optimization,
+                  "ONNX Runtime's graph optimization level (onnxruntime only): disabled, basic, "
+                  "extended or all (ONNX Runtime's default); the report's runtime name says any "
+                  "level but all")
+      ->check(CLI::IsMember({"disabled", "basic", "extended", "all"}));
   cmd->callback([args] { set_exit_code(run_command(*args)); });
 });
 

@@ -534,6 +534,12 @@ TEST(HtmlReport, ReproduceCommandRepeatsTheRunsChoices) {
   EXPECT_EQ(reproduce_command(r, backend),
             "build/seqconf run --runtime 'onnxruntime=/opt/ort/lib.so' --source onnx-backend "
             "--strict --filter 'onnx-backend.simple.test_sequence_model1'");
+  i.options["ort_graph_optimization"] = "disabled";
+  const Report d = make_report(i, synthetic_outcomes(), nullptr);
+  EXPECT_EQ(reproduce_command(d, find_case(d, "onnx-backend.simple.test_sequence_model1")),
+            "build/seqconf run --runtime 'onnxruntime=/opt/ort/lib.so' --source onnx-backend "
+            "--strict --ort-graph-optimization 'disabled' --filter "
+            "'onnx-backend.simple.test_sequence_model1'");
 }
 
 TEST(HtmlReport, IndexComparesRuntimes) {

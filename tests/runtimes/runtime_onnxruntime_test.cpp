@@ -3,7 +3,9 @@
 // SEQCONF_ORT_LIB selects another ORT library (e.g. an older release).
 #include <gtest/gtest.h>
 
+#include "reference/model_builder.h"
 #include "runtimes/onnxruntime.h"
+#include "runtimes/registry.h"
 #include "tests/support/runtime_test_util.h"
 #include "tests/support/test_util.h"
 
@@ -39,6 +41,57 @@ INSTANTIATE_TEST_SUITE_P(Backend, OrtFixture, ::testing::ValuesIn(sequence_fixtu
                              if (!isalnum(static_cast<unsigned char>(c))) c = '_';
                            return n;
                          });
+
+// D = Div(X, Sub(B, B)) with B = [3] an int32 initializer: a divisor that is zero and constant
+// only once Sub is folded. ONNX Runtime's Div kernel refuses a constant zero divisor when it is
+// created, and a zero divisor met at run time when it runs; ONNX leaves integer division by zero
+// undefined, so this is a probe of the optimizer, not a conformance case.
+onnx::ModelProto folded_zero_divisor() {
+  onnx::GraphProto g;
+  g.set_name("folded_zero_divisor");
+  *g.add_initializer() = tensor_to_proto(Tensor::from_values<DataType::int32>({1}, {3}),
+                                         TensorEncoding::raw_data, "B");
+  *g.add_node() = model::node("Sub", {"B", "B"}, {"K"});
+  *g.add_node() = model::node("Div", {"X", "K"}, {"D"});
+  *g.add_input() = model::value_info("X", model::tensor_type(DataType::int32, {1}));
+  *g.add_output() = model::value_info("D", model::tensor_type(DataType::int32, {1}));
+  return model::make_model(std::move(g), 13);
+}
+
+// Where the probe fails: "prepare: ..." or "run: ...".
+std::string where_it_fails(Runtime& rt) {
+  RunError error;
+  auto pm = rt.prepare({}, folded_zero_divisor(), &error);
+  if (!pm) return "prepare: " + error.message;
+  const RunResult r = pm->run({Tensor::from_values<DataType::int32>({1}, {7})});
+  return r.ok ? "no failure" : "run: " + r.error.message;
+}
+
+// --ort-graph-optimization reaches ONNX Runtime's sessions, in this process and in an isolated
+// worker (through the recipe): from basic on, constant folding turns Sub(B, B) into a zero
+// initializer and the session fails while it is created; disabled, the session is created and
+// the run fails. The runtime's name says every level but all, ONNX Runtime's default.
+TEST(OrtRuntime, GraphOptimizationLevelReachesTheSession) {
+  REQUIRE_ORT(rt);
+  for (auto level : {OrtGraphOptimization::disabled, OrtGraphOptimization::basic,
+                     OrtGraphOptimization::extended, OrtGraphOptimization::all}) {
+    const std::string name = ort_graph_optimization_name(level);
+    for (bool isolate : {false, true}) {
+      RuntimeOptions o;
+      o.isolate = isolate;
+      o.ort_graph_optimization = level;
+      auto runtime = make_runtime("onnxruntime=" + rt->location(), o);
+      EXPECT_EQ(runtime->name(), level == OrtGraphOptimization::all
+                                     ? "onnxruntime"
+                                     : "onnxruntime (graph optimization: " + name + ")");
+      const std::string failure = where_it_fails(*runtime);
+      const bool at_run = level == OrtGraphOptimization::disabled;
+      EXPECT_EQ(failure.rfind(at_run ? "run: " : "prepare: ", 0), 0u)
+          << name << (isolate ? " isolated: " : ": ") << failure;
+      EXPECT_NE(failure.find("division by zero"), std::string::npos) << failure;
+    }
+  }
+}
 
 TEST(OrtRuntime, ReportsVersionAndLocation) {
   REQUIRE_ORT(rt);

@@ -23,6 +23,31 @@ ErrorCode code_of(const std::string& spec) {
   return ErrorCode::io_error;
 }
 
+// A graph optimization level is ONNX Runtime's: asked of another runtime, it is refused rather
+// than ignored.
+TEST(Registry, GraphOptimizationIsForOnnxRuntimeOnly) {
+  RuntimeOptions o;
+  o.ort_graph_optimization = OrtGraphOptimization::disabled;
+  for (const char* spec : {"reference", "seeded=at.int32_position_rejected", "onnxruntime-web"}) {
+    try {
+      make_runtime(spec, o);
+      ADD_FAILURE() << spec << ": no error";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), ErrorCode::invalid_argument) << spec;
+      EXPECT_NE(std::string(e.what()).find("'onnxruntime'"), std::string::npos) << e.what();
+    }
+  }
+}
+
+TEST(Registry, GraphOptimizationLevelNames) {
+  for (auto level : {OrtGraphOptimization::disabled, OrtGraphOptimization::basic,
+                     OrtGraphOptimization::extended, OrtGraphOptimization::all})
+    EXPECT_EQ(ort_graph_optimization_from_name(ort_graph_optimization_name(level)), level);
+  EXPECT_STREQ(ort_graph_optimization_name(OrtGraphOptimization::disabled), "disabled");
+  EXPECT_FALSE(ort_graph_optimization_from_name("ALL"));
+  EXPECT_FALSE(ort_graph_optimization_from_name(""));
+}
+
 TEST(Registry, RejectsBadSpecs) {
   EXPECT_EQ(code_of("process"), ErrorCode::invalid_argument);
   EXPECT_EQ(code_of("no-such-runtime"), ErrorCode::invalid_argument);
