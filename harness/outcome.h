@@ -23,32 +23,38 @@ std::string_view status_name(Status s);
 
 // Why a case did not pass. The names are those of "reason" in reports (the report schema lists
 // the same set).
-#define SEQCONF_REASONS(X)                                                              \
-  /* fail: the outputs differ from the expected ones */                                 \
-  X(value_mismatch, "an element differs (beyond the tolerance for floating types)")     \
-  X(shape_mismatch, "a tensor's shape differs")                                         \
-  X(dtype_mismatch, "an element type differs")                                          \
-  X(length_mismatch, "a sequence's length differs")                                     \
-  X(kind_mismatch, "a tensor, sequence or optional where another kind was expected")    \
-  X(output_count_mismatch, "the number of outputs differs")                             \
-  /* fail: a copied value's bits differ (exact comparison, harness/compare.h) */        \
-  X(zero_sign_changed, "a copied zero's sign changed (-0.0 as +0.0, or back)")          \
-  X(nan_changed, "a copied NaN's sign or payload changed")                              \
-  X(nan_quieted, "a copied signalling NaN became quiet")                                \
-  X(subnormal_flushed, "a copied subnormal was flushed to zero")                        \
-  X(bits_changed, "a copied value changed within ONNX's tolerance (rounded, narrowed)") \
-  /* fail: a must-reject case */                                                        \
-  X(accepted_invalid, "accepted an input that must be rejected")                        \
-  X(wrong_error_code, "the reference rejected with another error code than the case's") \
-  /* error, not_supported, crash, timeout: the runtime's error kind (RunError::Kind) */ \
-  X(not_supported, "the runtime lacks the op, version or type")                         \
-  X(invalid_input, "the runtime rejected the model or inputs as invalid")               \
-  X(internal, "the runtime failed otherwise")                                           \
-  X(crash, "the runtime's process died")                                                \
-  X(timeout, "the runtime did not answer within the time limit")                        \
-  X(limit_exceeded, "the runtime's output is larger than the suite's size limit")       \
-  /* error: the case itself */                                                          \
-  X(load_error, "the case's files could not be loaded")
+#define SEQCONF_REASONS(X)                                                               \
+  /* fail: the outputs differ from the expected ones */                                  \
+  X(value_mismatch, "an element differs (beyond the tolerance for floating types)")      \
+  X(shape_mismatch, "a tensor's shape differs")                                          \
+  X(dtype_mismatch, "an element type differs")                                           \
+  X(length_mismatch, "a sequence's length differs")                                      \
+  X(kind_mismatch, "a tensor, sequence or optional where another kind was expected")     \
+  X(output_count_mismatch, "the number of outputs differs")                              \
+  /* fail: a copied value's bits differ (exact comparison, harness/compare.h) */         \
+  X(zero_sign_changed, "a copied zero's sign changed (-0.0 as +0.0, or back)")           \
+  X(nan_changed, "a copied NaN's sign or payload changed")                               \
+  X(nan_quieted, "a copied signalling NaN became quiet")                                 \
+  X(subnormal_flushed, "a copied subnormal was flushed to zero")                         \
+  X(bits_changed, "a copied value changed within ONNX's tolerance (rounded, narrowed)")  \
+  /* fail: a must-reject case */                                                         \
+  X(accepted_invalid, "accepted an input that must be rejected")                         \
+  X(wrong_error_code, "the reference rejected with another error code than the case's")  \
+  /* error, not_supported, crash, timeout: the runtime's error kind (RunError::Kind) */  \
+  X(not_supported, "the runtime lacks the op, version or type")                          \
+  X(invalid_input, "the runtime rejected the model or inputs as invalid")                \
+  X(internal, "the runtime failed otherwise")                                            \
+  X(crash, "the runtime's process died")                                                 \
+  X(timeout, "the runtime did not answer within the time limit")                         \
+  X(limit_exceeded, "the runtime's output is larger than the suite's size limit")        \
+  /* error: the case itself */                                                           \
+  X(load_error, "the case's files could not be loaded")                                  \
+  /* a model-to-model tool in front of the runtime (runtimes/transform.h) */             \
+  X(tool_failed, "the model-to-model tool refused or failed on a valid model")           \
+  X(tool_crash, "the model-to-model tool's process died")                                \
+  X(tool_timeout, "the model-to-model tool did not finish within the time limit")        \
+  X(tool_invalid_model, "the tool's output model fails ONNX's checks, its input passed") \
+  X(tool_lost_type, "the tool's output model lacks or changes a type its input declared")
 
 enum class Reason {
   none,  // pass (and skipped): written as an empty reason
@@ -78,6 +84,24 @@ struct StaticFinding {
   std::string message;  // names the output and both types/shapes
 };
 
+// Which layer of a runtime a departure comes from, found by running the departure's smallest case
+// again in other configurations (suite/attribution.h): ONNX Runtime with its graph optimizations
+// disabled, and the models ONNX Runtime builds evaluated by the reference.
+struct Attribution {
+  // "kernel" | "graph optimizer" | "loader" (the loader or its shape inference) | "undetermined"
+  std::string layer;
+  std::string why;  // one sentence, from the runs below
+  struct Run {
+    std::string configuration;  // what was run: "graph optimizations disabled", ...
+    std::string runtime;        // the runtime's name
+    Status status = Status::skipped;
+    Reason reason = Reason::none;
+    std::string message;
+    std::string kept_model;  // the model run, when a tool made it
+  };
+  std::vector<Run> runs;
+};
+
 struct Outcome {
   std::string case_id;
   std::string source;  // onnx-backend | corpus | fuzz
@@ -102,6 +126,12 @@ struct Outcome {
   // Why the static checks were not applied (the model is newer than the ONNX library the suite
   // was built with); empty when they were, or were turned off.
   std::string static_checks_not_applicable;
+  // The model the runtime ran in place of the case's own (a model-to-model tool's output,
+  // Runtime::kept_model), kept for a case that did not pass; empty otherwise.
+  std::string kept_model;
+  // The smallest case of a departure, in a run that attributes departures: which layer of the
+  // runtime the departure comes from.
+  std::optional<Attribution> attribution;
 };
 
 // Counts of outcomes by status, with the static findings and spec ambiguities they carry.

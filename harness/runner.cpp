@@ -19,8 +19,10 @@ Status status_of(RunError::Kind k) {
     case RunError::Kind::not_supported:
       return Status::not_supported;
     case RunError::Kind::crash:
+    case RunError::Kind::tool_crash:
       return Status::crash;
     case RunError::Kind::timeout:
+    case RunError::Kind::tool_timeout:
       return Status::timeout;
     default:
       return Status::error;
@@ -41,6 +43,16 @@ Reason reason_of(RunError::Kind k) {
       return Reason::timeout;
     case RunError::Kind::limit_exceeded:
       return Reason::limit_exceeded;
+    case RunError::Kind::tool_failed:
+      return Reason::tool_failed;
+    case RunError::Kind::tool_crash:
+      return Reason::tool_crash;
+    case RunError::Kind::tool_timeout:
+      return Reason::tool_timeout;
+    case RunError::Kind::tool_invalid_model:
+      return Reason::tool_invalid_model;
+    case RunError::Kind::tool_lost_type:
+      return Reason::tool_lost_type;
   }
   return Reason::internal;
 }
@@ -61,9 +73,10 @@ void rejected(Outcome& o, const RunError& e, const std::optional<std::string>& e
         e.kind == RunError::Kind::limit_exceeded ? o.actual : "rejected a valid case: " + o.actual;
     return;
   }
-  // Crashes, timeouts and outputs too large to read are never a correct rejection.
-  if (e.kind == RunError::Kind::crash || e.kind == RunError::Kind::timeout ||
-      e.kind == RunError::Kind::limit_exceeded) {
+  // Crashes, timeouts and outputs too large to read are never a correct rejection; nor is a
+  // model-to-model tool that breaks a model (a tool that refuses an invalid model rejects it).
+  if (e.kind != RunError::Kind::not_supported && e.kind != RunError::Kind::invalid_input &&
+      e.kind != RunError::Kind::internal && e.kind != RunError::Kind::tool_failed) {
     o.status = status_of(e.kind);
     o.reason = reason_of(e.kind);
     o.message = o.actual;
@@ -100,6 +113,7 @@ Outcome run_case(const Case& c, Runtime& runtime, const RunOptions& options,
   // run while the case is prepared and run.
   std::optional<CaseStaticChecks> checks;
   auto finish = [&]() -> Outcome {
+    o.kept_model = runtime.kept_model(c.dir / "model.onnx", o.status != Status::pass);
     if (checks) {
       o.findings = checks->findings();
       o.static_checks_not_applicable = checks->not_applicable();

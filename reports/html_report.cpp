@@ -158,6 +158,9 @@ void case_details(std::ostringstream& h, const Report& r, const CaseRecord& c) {
   if (!o.static_checks_not_applicable.empty())
     h << "<dt>static checks</dt><dd>not applicable: " << e(o.static_checks_not_applicable)
       << "</dd>";
+  if (!o.kept_model.empty())
+    h << "<dt>model run</dt><dd>the tool's output model, kept: <a href=\"" << e(o.kept_model)
+      << "\"><code>" << e(o.kept_model) << "</code></a></dd>";
   for (const auto& a : o.ambiguities) {
     h << "<dt>ambiguity</dt><dd><blockquote>" << e(a.spec_sentence) << "</blockquote><small>"
       << e(a.op) << " ambiguity <code>" << e(a.id) << "</code>: " << e(a.detail) << "</small></dd>";
@@ -176,8 +179,11 @@ void departures_section(std::ostringstream& h, const Report& r) {
   if (r.departures.empty()) return;
   if (ways != static_cast<int>(r.departures.size()))
     h << "<p>Besides, " << r.departures.size() - ways << " group(s) of cases were not run.</p>\n";
+  bool attributed = false;
+  for (const auto& d : r.departures) attributed |= d.attribution.has_value();
   h << "<table class=\"departures\" id=\"departures\"><tr><th>departure</th><th>cases</th>"
-       "<th>dtypes</th><th>contexts</th><th>smallest case</th><th>listed</th></tr>\n";
+       "<th>dtypes</th><th>contexts</th><th>smallest case</th><th>listed</th>"
+    << (attributed ? "<th>layer</th>" : "") << "</tr>\n";
   const auto list = [](const std::vector<std::string>& v) {
     std::string s;
     for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
@@ -191,7 +197,23 @@ void departures_section(std::ostringstream& h, const Report& r) {
     h << "</td><td class=\"n\" title=\"" << e(list(d.case_ids)) << "\">" << d.case_ids.size()
       << "</td><td>" << e(list(d.dtypes)) << "</td><td>" << e(list(d.contexts)) << "</td><td><code>"
       << e(d.smallest) << "</code><pre>" << e(d.rerun) << "</pre></td><td>" << e(d.listed)
-      << "</td></tr>\n";
+      << "</td>";
+    if (attributed) {
+      h << "<td>";
+      if (d.attribution) {
+        h << "<b>" << e(d.attribution->layer) << "</b>: " << e(d.attribution->why) << "<ul>";
+        for (const auto& run : d.attribution->runs) {
+          h << "<li>" << e(run.configuration) << ": " << e(status_name(run.status));
+          if (run.reason != Reason::none) h << "/" << e(reason_name(run.reason));
+          if (!run.message.empty()) h << " <small>" << e(run.message) << "</small>";
+          if (!run.kept_model.empty()) h << " <a href=\"" << e(run.kept_model) << "\">model</a>";
+          h << "</li>";
+        }
+        h << "</ul>";
+      }
+      h << "</td>";
+    }
+    h << "</tr>\n";
   }
   h << "</table>\n";
 }

@@ -35,6 +35,20 @@ json ambiguity_to_json(const Ambiguity& a) {
   return {{"id", a.id}, {"op", a.op}, {"spec_sentence", a.spec_sentence}, {"detail", a.detail}};
 }
 
+json attribution_to_json(const Attribution& a) {
+  json j = {{"layer", a.layer}, {"why", a.why}, {"runs", json::array()}};
+  for (const auto& r : a.runs) {
+    json run = {{"configuration", r.configuration},
+                {"runtime", r.runtime},
+                {"status", status_key(r.status)},
+                {"reason", reason_name(r.reason)},
+                {"message", r.message}};
+    if (!r.kept_model.empty()) run["kept_model"] = r.kept_model;
+    j["runs"].push_back(std::move(run));
+  }
+  return j;
+}
+
 json case_to_json(const CaseRecord& c) {
   const Outcome& o = c.outcome;
   json j = {{"id", o.case_id},
@@ -59,6 +73,8 @@ json case_to_json(const CaseRecord& c) {
     j["findings"].push_back({{"check", f.check}, {"message", f.message}});
   if (!o.static_checks_not_applicable.empty())
     j["static_checks_not_applicable"] = o.static_checks_not_applicable;
+  if (!o.kept_model.empty()) j["kept_model"] = o.kept_model;
+  if (o.attribution) j["attribution"] = attribution_to_json(*o.attribution);
   if (c.expectation) {
     j["expectation"] = {{"id", c.expectation->id},
                         {"status", status_key(c.expectation->status)},
@@ -142,6 +158,34 @@ std::string reason_names_text() {
   return s + "or empty";
 }
 
+Attribution attribution_from_json(const json& j, const std::string& where) {
+  Attribution a;
+  a.layer = need_string(j, "layer", where);
+  a.why = need_string(j, "why", where);
+  const json& runs = need(j, "runs", where);
+  if (!runs.is_array())
+    throw Error(ErrorCode::invalid_argument, "report: " + where + ".runs: not a list");
+  for (size_t k = 0; k < runs.size(); ++k) {
+    const std::string w = where + ".runs[" + std::to_string(k) + "]";
+    Attribution::Run r;
+    r.configuration = need_string(runs[k], "configuration", w);
+    r.runtime = need_string(runs[k], "runtime", w);
+    const std::string status = need_string(runs[k], "status", w);
+    const auto st = status_from_key(status);
+    const std::string reason = need_string(runs[k], "reason", w);
+    const auto re = reason_from_name(reason);
+    if (!st || !re)
+      throw Error(ErrorCode::invalid_argument,
+                  "report: " + w + ": unknown status or reason " + status + "/" + reason);
+    r.status = *st;
+    r.reason = *re;
+    r.message = need_string(runs[k], "message", w);
+    r.kept_model = opt_string(runs[k], "kept_model");
+    a.runs.push_back(std::move(r));
+  }
+  return a;
+}
+
 CaseRecord case_from_json(const json& j, size_t index) {
   const std::string where = "cases[" + std::to_string(index) + "]";
   CaseRecord c;
@@ -196,6 +240,9 @@ CaseRecord case_from_json(const json& j, size_t index) {
       o.findings.push_back({need_string(f, "check", w), need_string(f, "message", w)});
     }
   o.static_checks_not_applicable = opt_string(j, "static_checks_not_applicable");
+  o.kept_model = opt_string(j, "kept_model");
+  if (const auto it = j.find("attribution"); it != j.end() && !it->is_null())
+    o.attribution = attribution_from_json(*it, where + ".attribution");
   o.comparison = opt_string(j, "comparison");
   if (const auto it = j.find("expectation"); it != j.end() && !it->is_null()) {
     const std::string w = where + ".expectation";
@@ -300,6 +347,9 @@ json report_to_json(const Report& r) {
                                {"smallest", d.smallest},
                                {"rerun", d.rerun},
                                {"listed", d.listed}});
+  for (size_t k = 0; k < r.departures.size(); ++k)
+    if (r.departures[k].attribution)
+      j["departures"][k]["attribution"] = attribution_to_json(*r.departures[k].attribution);
   return j;
 }
 

@@ -169,7 +169,28 @@ void recompute(Report& r) {
   r.departures = departures_of(r);
 }
 
+bool is_tool_reason(Reason reason) {
+  return reason == Reason::tool_failed || reason == Reason::tool_crash ||
+         reason == Reason::tool_timeout || reason == Reason::tool_invalid_model ||
+         reason == Reason::tool_lost_type;
+}
+
 std::string departure_what(Status status, Reason reason) {
+  // What a model-to-model tool did, whatever the status it gave the case.
+  switch (reason) {
+    case Reason::tool_failed:
+      return "tool fails on a valid model";
+    case Reason::tool_crash:
+      return "tool crashes";
+    case Reason::tool_timeout:
+      return "tool hangs";
+    case Reason::tool_invalid_model:
+      return "tool emits an invalid model";
+    case Reason::tool_lost_type:
+      return "tool loses a type";
+    default:
+      break;
+  }
   switch (status) {
     case Status::pass:
       return "pass";
@@ -226,6 +247,11 @@ std::string departure_what(Status status, Reason reason) {
       return "output beyond the size limit";
     case Reason::load_error:
       return "case not loadable";
+    case Reason::tool_failed:
+    case Reason::tool_crash:
+    case Reason::tool_timeout:
+    case Reason::tool_invalid_model:
+    case Reason::tool_lost_type:
     case Reason::none:
       break;
   }
@@ -260,8 +286,9 @@ std::vector<Departure> departures_of(const Report& r) {
     const Outcome& o = c.outcome;
     if (o.status == Status::pass) continue;
     // A runtime that does not support a case lacks a type or an operator, whatever sentence the
-    // case checks: one departure per operator, its types listed, not one per clause.
-    const bool unsupported = o.status == Status::not_supported;
+    // case checks: one departure per operator, its types listed, not one per clause. So does a
+    // model-to-model tool that breaks the model: it never reached the sentence.
+    const bool unsupported = o.status == Status::not_supported || is_tool_reason(o.reason);
     std::string clause_key;
     if (!unsupported)
       for (const auto& id : o.clauses) clause_key += (clause_key.empty() ? "" : "+") + id;
@@ -293,6 +320,7 @@ std::vector<Departure> departures_of(const Report& r) {
     auto& [d, listed] = value;
     const CaseRecord& s = *smallest[d.id];
     d.smallest = s.outcome.case_id;
+    d.attribution = s.outcome.attribution;
     d.rerun = reproduce_command(r, s);
     d.listed = listed == d.case_ids.size() ? "all" : listed == 0 ? "none" : "some";
     if (d.what == "not supported") {
@@ -427,7 +455,7 @@ std::string summary_text(const Report& r) {
 
 std::string departures_text(const Report& r, size_t max_rows) {
   if (r.departures.empty()) return {};
-  size_t op_width = 2, what_width = 4, clause_width = 7;
+  size_t op_width = 2, what_width = 4, clause_width = 7, layer_width = 0;
   const auto clause_key = [](const Departure& d) {
     std::string k;
     for (const auto& id : d.clauses) k += (k.empty() ? "" : "+") + id;
@@ -439,6 +467,8 @@ std::string departures_text(const Report& r, size_t max_rows) {
     op_width = std::max(op_width, d.op.size());
     what_width = std::max(what_width, d.what.size());
     clause_width = std::max(clause_width, clause_key(d).size());
+    if (d.attribution)
+      layer_width = std::max<size_t>({layer_width, 5, d.attribution->layer.size()});
   }
   size_t ways = 0;
   for (const auto& d : r.departures) ways += d.run;
@@ -449,17 +479,22 @@ std::string departures_text(const Report& r, size_t max_rows) {
     out += " (and " + std::to_string(r.departures.size() - ways) + " group(s) of cases not run)";
   out += ":\n";
   char line[1024];
+  // The layer column only in a run that attributes departures.
   const auto row = [&](const std::string& n, const std::string& op, const std::string& what,
-                       const std::string& clauses, const std::string& smallest) {
-    std::snprintf(line, sizeof line, "%6s  %-*s  %-*s  %-*s  %s\n", n.c_str(),
+                       const std::string& clauses, const std::string& layer,
+                       const std::string& smallest) {
+    std::snprintf(line, sizeof line, "%6s  %-*s  %-*s  %-*s  %s%-*s%s%s\n", n.c_str(),
                   static_cast<int>(op_width), op.c_str(), static_cast<int>(what_width),
-                  what.c_str(), static_cast<int>(clause_width), clauses.c_str(), smallest.c_str());
+                  what.c_str(), static_cast<int>(clause_width), clauses.c_str(), "",
+                  static_cast<int>(layer_width), layer.c_str(), layer_width ? "  " : "",
+                  smallest.c_str());
     out += line;
   };
-  row("cases", "op", "what", "clauses", "smallest case");
+  row("cases", "op", "what", "clauses", layer_width ? "layer" : "", "smallest case");
   for (size_t k = 0; k < rows; ++k) {
     const Departure& d = r.departures[k];
-    row(std::to_string(d.case_ids.size()), d.op, d.what, clause_key(d), d.smallest);
+    row(std::to_string(d.case_ids.size()), d.op, d.what, clause_key(d),
+        d.attribution ? d.attribution->layer : (layer_width ? "-" : ""), d.smallest);
   }
   if (rows < r.departures.size())
     out += "... and " + std::to_string(r.departures.size() - rows) + " more\n";

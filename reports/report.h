@@ -120,11 +120,17 @@ struct Departure {
   std::string rerun;                  // reproduce_command of the smallest case
   std::string listed;                 // "all" | "some" | "none" of the cases listed (listed_by)
   bool run = true;                    // false for "not run" (skipped cases)
+  // Which layer of the runtime it comes from: its smallest case's attribution, in a run that
+  // attributes departures (suite/attribution.h).
+  std::optional<Attribution> attribution;
 };
 
 // What a runtime did on a non-pass outcome in the spec's terms: "wrong values", "accepts what
 // must be rejected", "crash", "not run", ... The one table that maps status and reason.
 std::string departure_what(Status status, Reason reason);
+// A reason that a model-to-model tool gave (tool_failed, tool_crash, ...): the departure is the
+// tool's, one per operator whatever sentence the case checks.
+bool is_tool_reason(Reason reason);
 
 struct RunInfo {
   std::string suite_name = "seqconf";

@@ -16,11 +16,14 @@
 #if SEQCONF_HAVE_ORT
 
 #include <dlfcn.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstring>
+#include <fstream>
 #include <functional>
 #include <map>
+#include <sstream>
 #include <utility>
 #include <vector>
 
@@ -94,6 +97,12 @@ std::unique_ptr<Runtime> make_onnxruntime_runtime(const std::filesystem::path&,
   throw Error(ErrorCode::not_supported,
               "this build has no ONNX Runtime support: onnxruntime_c_api.h was not found "
               "(run tools/setup-runtimes.sh, then reconfigure)");
+}
+
+OrtOptimize make_onnxruntime_optimizer(const std::filesystem::path& library,
+                                       OrtGraphOptimization level, std::string*) {
+  make_onnxruntime_runtime(library, level);  // throws not_supported
+  return {};
 }
 
 #else
@@ -350,9 +359,8 @@ GraphOptimizationLevel ort_level(OrtGraphOptimization level) {
   return ORT_ENABLE_ALL;
 }
 
-// A session with one intra-op thread, for the model as given (the harness may have rewritten
-// it), not the file on disk, at the library's graph optimization level.
-OrtPtr<OrtSession> create_session(const OrtLibrary& lib, const onnx::ModelProto& model) {
+// Options of a session with one intra-op thread at the library's graph optimization level.
+OrtPtr<OrtSessionOptions> session_options(const OrtLibrary& lib) {
   const OrtApi* api = lib.api;
   OrtSessionOptions* raw_options = nullptr;
   check(api, api->CreateSessionOptions(&raw_options));
@@ -365,11 +373,20 @@ OrtPtr<OrtSession> create_session(const OrtLibrary& lib, const onnx::ModelProto&
   if (lib.graph_optimization != OrtGraphOptimization::all)
     check(api,
           api->SetSessionGraphOptimizationLevel(options.get(), ort_level(lib.graph_optimization)));
-  const std::string bytes = model.SerializeAsString();
+  return options;
+}
+
+OrtPtr<OrtSession> session_from(const OrtLibrary& lib, const std::string& bytes,
+                                const OrtSessionOptions* options) {
+  const OrtApi* api = lib.api;
   OrtSession* session = nullptr;
-  check(api,
-        api->CreateSessionFromArray(lib.env, bytes.data(), bytes.size(), options.get(), &session));
+  check(api, api->CreateSessionFromArray(lib.env, bytes.data(), bytes.size(), options, &session));
   return OrtPtr<OrtSession>(session, [api](OrtSession* p) { api->ReleaseSession(p); });
+}
+
+// A session for the model as given (the harness may have rewritten it), not the file on disk.
+OrtPtr<OrtSession> create_session(const OrtLibrary& lib, const onnx::ModelProto& model) {
+  return session_from(lib, model.SerializeAsString(), session_options(lib).get());
 }
 
 bool is_empty_sequence(const Value& v) {
@@ -618,8 +635,10 @@ class OrtRuntime : public Runtime {
 
 }  // namespace
 
-std::unique_ptr<Runtime> make_onnxruntime_runtime(const std::filesystem::path& library,
-                                                  OrtGraphOptimization level) {
+namespace {
+
+std::shared_ptr<OrtLibrary> open_library(const std::filesystem::path& library,
+                                         OrtGraphOptimization level) {
   void* handle = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!handle) {
     const char* why = dlerror();
@@ -647,7 +666,46 @@ std::unique_ptr<Runtime> make_onnxruntime_runtime(const std::filesystem::path& l
   } catch (const StatusError& e) {
     throw Error(ErrorCode::not_supported, "ONNX Runtime CreateEnv failed: " + e.message);
   }
-  return std::make_unique<OrtRuntime>(std::move(lib));
+  return lib;
+}
+
+}  // namespace
+
+std::unique_ptr<Runtime> make_onnxruntime_runtime(const std::filesystem::path& library,
+                                                  OrtGraphOptimization level) {
+  return std::make_unique<OrtRuntime>(open_library(library, level));
+}
+
+OrtOptimize make_onnxruntime_optimizer(const std::filesystem::path& library,
+                                       OrtGraphOptimization level, std::string* version) {
+  std::shared_ptr<OrtLibrary> lib = open_library(library, level);
+  if (version) *version = lib->version;
+  return [lib](const std::string& bytes, std::string* optimized, RunError* error) {
+    const char* tmp = std::getenv("TMPDIR");
+    std::string dir = std::string(tmp && *tmp ? tmp : "/tmp") + "/seqconf-ort-optimized-XXXXXX";
+    if (!::mkdtemp(dir.data())) {
+      *error = {RunError::Kind::internal, std::string("mkdtemp: ") + std::strerror(errno), ""};
+      return false;
+    }
+    const std::filesystem::path path = std::filesystem::path(dir) / "optimized.onnx";
+    bool ok = false;
+    try {
+      OrtPtr<OrtSessionOptions> options = session_options(*lib);
+      check(lib->api, lib->api->SetOptimizedModelFilePath(options.get(), path.c_str()));
+      session_from(*lib, bytes, options.get());
+      std::ifstream f(path, std::ios::binary);
+      std::ostringstream text;
+      text << f.rdbuf();
+      *optimized = text.str();
+      ok = !optimized->empty();
+      if (!ok) *error = {RunError::Kind::internal, "ONNX Runtime wrote no optimized model", ""};
+    } catch (const StatusError& e) {
+      *error = run_error(e);
+    }
+    std::error_code ec;
+    std::filesystem::remove_all(dir, ec);
+    return ok;
+  };
 }
 
 namespace {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -45,5 +46,16 @@ std::optional<OrtGraphOptimization> ort_graph_optimization_from_name(std::string
 // "onnxruntime (graph optimization: disabled)".
 std::unique_ptr<Runtime> make_onnxruntime_runtime(
     const std::filesystem::path& library, OrtGraphOptimization level = OrtGraphOptimization::all);
+
+// ONNX Runtime's graph optimizers as a model-to-model tool (runtimes/transform.h): each call
+// creates a session for the model at `level` with the optimized-model path set
+// (OrtApi::SetOptimizedModelFilePath), and gives the model ONNX Runtime wrote, or false and
+// ONNX Runtime's error (its kind as for a runtime: not_supported, invalid_input, internal).
+using OrtOptimize =
+    std::function<bool(const std::string& model_bytes, std::string* optimized, RunError* error)>;
+// Opens the library as make_onnxruntime_runtime does (and throws as it does); *version is set to
+// the library's version.
+OrtOptimize make_onnxruntime_optimizer(const std::filesystem::path& library,
+                                       OrtGraphOptimization level, std::string* version);
 
 }  // namespace seqconf

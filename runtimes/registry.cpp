@@ -6,12 +6,13 @@
 #include "runtimes/process.h"
 #include "runtimes/reference_runtime.h"
 #include "runtimes/seeded/seeded.h"
+#include "runtimes/transform.h"
 
 namespace seqconf {
 
 std::vector<std::string> known_runtimes() {
-  return {"reference", "onnxruntime[=LIBRARY]", "onnxruntime-web", "process=COMMAND",
-          "seeded=DEFECT"};
+  return {"reference",       "onnxruntime[=LIBRARY]", "onnxruntime-web",
+          "process=COMMAND", "seeded=DEFECT",         "transform=TOOL[,RUNTIME]"};
 }
 
 namespace {
@@ -23,12 +24,42 @@ std::unique_ptr<Runtime> isolated(std::unique_ptr<Runtime> runtime, const Runtim
   return isolate_runtime(std::move(runtime), isolation);
 }
 
+// transform=TOOL[,RUNTIME]: the runtime is the text after the last comma when that starts with a
+// runtime's name (a tool's command may hold commas too), else the reference.
+std::unique_ptr<Runtime> transform(const std::string& arg, const RuntimeOptions& options) {
+  std::string tool = arg, runtime = "reference";
+  if (const auto comma = arg.rfind(','); comma != std::string::npos) {
+    const std::string rest = arg.substr(comma + 1);
+    const std::string name = rest.substr(0, rest.find('='));
+    for (const auto& known : known_runtimes())
+      if (known.substr(0, known.find_first_of("=[")) == name && name != "transform") {
+        tool = arg.substr(0, comma);
+        runtime = rest;
+      }
+  }
+  if (tool.empty())
+    throw Error(ErrorCode::invalid_argument,
+                "runtime 'transform' needs a tool: transform=TOOL[,RUNTIME]");
+  RuntimeOptions inner = options;
+  inner.keep_models_dir.clear();
+  TransformOptions t;
+  if (options.timeout_ms > 0) t.timeout_ms = options.timeout_ms;
+  t.keep_dir = options.keep_models_dir;
+  // The runtime after the tool is isolated as it would be on its own.
+  IsolationOptions isolation;
+  if (options.timeout_ms > 0) isolation.timeout_ms = options.timeout_ms;
+  return make_transform_runtime(
+      tool, isolate_unless_told(make_runtime(runtime, inner), std::nullopt, isolation),
+      std::move(t));
+}
+
 }  // namespace
 
 std::unique_ptr<Runtime> make_runtime(const std::string& spec, const RuntimeOptions& options) {
   const auto eq = spec.find('=');
   const std::string name = spec.substr(0, eq);
   const std::string arg = eq == std::string::npos ? std::string() : spec.substr(eq + 1);
+  if (name == "transform") return transform(arg, options);
   if (options.ort_graph_optimization && name != "onnxruntime")
     throw Error(ErrorCode::invalid_argument,
                 "a graph optimization level is for runtime 'onnxruntime', not '" + name + "'");

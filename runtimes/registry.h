@@ -1,6 +1,7 @@
 // Runtimes by name, as the CLI's --runtime option spells them.
 #pragma once
 
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
@@ -22,10 +23,15 @@ struct RuntimeOptions {
   int timeout_ms = 0;
   // ONNX Runtime's graph optimization level (onnxruntime only); unset: ONNX Runtime's default.
   std::optional<OrtGraphOptimization> ort_graph_optimization;
+  // transform=TOOL,RUNTIME: where the tool's output models of the cases that did not pass are
+  // kept (runtimes/transform.h); empty: kept nowhere.
+  std::filesystem::path keep_models_dir;
 };
 
 // spec: "reference", or "<name>=<argument>" for runtimes that need a library path or a
-// command. Throws Error(invalid_argument) naming the known runtimes for an unknown name.
+// command, or "transform=TOOL[,RUNTIME]": a model-to-model tool (runtimes/transform.h), then
+// RUNTIME (the reference when omitted; the text after the last comma, when it names a runtime).
+// Throws Error(invalid_argument) naming the known runtimes for an unknown name.
 std::unique_ptr<Runtime> make_runtime(const std::string& spec, const RuntimeOptions& options = {});
 
 // The names make_runtime accepts (for --help and error messages).

@@ -59,6 +59,16 @@ std::string_view run_error_kind_name(RunError::Kind kind) {
       return "timeout";
     case RunError::Kind::limit_exceeded:
       return "limit_exceeded";
+    case RunError::Kind::tool_failed:
+      return "tool_failed";
+    case RunError::Kind::tool_crash:
+      return "tool_crash";
+    case RunError::Kind::tool_timeout:
+      return "tool_timeout";
+    case RunError::Kind::tool_invalid_model:
+      return "tool_invalid_model";
+    case RunError::Kind::tool_lost_type:
+      return "tool_lost_type";
   }
   return "internal";
 }

@@ -24,6 +24,12 @@ struct RunError {
     crash,           // the runtime's process died (isolation only)
     timeout,         // no answer within the time limit (isolation only)
     limit_exceeded,  // an output larger than the suite's size limit (--max-tensor-bytes)
+    // A model-to-model tool in front of the runtime (runtimes/transform.h):
+    tool_failed,         // the tool refused or failed on the model
+    tool_crash,          // the tool's process died
+    tool_timeout,        // the tool did not finish within the time limit
+    tool_invalid_model,  // its output model fails ONNX's checks, its input model passed them
+    tool_lost_type,      // its output model lacks or changes a type its input model declared
   };
   Kind kind = Kind::internal;
   std::string message;  // the runtime's own words
@@ -109,6 +115,15 @@ class Runtime {
       const std::filesystem::path& model_path, std::shared_ptr<const onnx::ModelProto> model,
       RunError* error) {
     return prepare(model_path, *model, error);
+  }
+  // Called once a case whose model is at model_path has its outcome: keep says it did not pass.
+  // A runtime that ran a model of its own making in place of that one (a model-to-model tool's
+  // output, runtimes/transform.h) keeps that model for the reader and returns its path when
+  // keep is true, and deletes it otherwise. Others have nothing to keep: empty.
+  virtual std::string kept_model(const std::filesystem::path& model_path, bool keep) {
+    (void)model_path;
+    (void)keep;
+    return {};
   }
 };
 

@@ -42,6 +42,7 @@ nlohmann::json options_json(const SuiteOptions& o, const std::string& runtime, b
   if (!o.shard.empty()) j["shard"] = o.shard;
   if (!o.expectations.empty()) j["expectations"] = o.expectations.string();
   if (!o.ort_graph_optimization.empty()) j["ort_graph_optimization"] = o.ort_graph_optimization;
+  if (o.attribution) j["attribution"] = true;
   return j;
 }
 
@@ -145,6 +146,8 @@ SuiteResult run_suite(const RuntimeFactory& make_runtime, const SuiteOptions& op
 
   result.report = reports::make_report(std::move(info), std::move(outcomes),
                                        expectations ? &*expectations : nullptr);
+  if (options.attribution && result.report.info.complete)
+    attribute_departures(result.report, cases, *options.attribution, options.run, log);
   const auto& s = result.report.summary;
   log << terminal_safe(reports::summary_text(result.report), true);
   log << terminal_safe(reports::departures_text(result.report), true);

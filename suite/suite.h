@@ -24,6 +24,7 @@
 #include "harness/runner.h"
 #include "reports/report.h"
 #include "runtimes/runtime.h"
+#include "suite/attribution.h"
 
 namespace CLI {
 class App;
@@ -63,6 +64,10 @@ struct SuiteOptions {
   // --ort-graph-optimization`), recorded in the report's options and its rerun commands; empty:
   // not asked for.
   std::string ort_graph_optimization;
+  // Which layer of the runtime each departure comes from (suite/attribution.h): the smallest
+  // case of each departure runs again in these configurations; unset: not attributed.
+  // `seqconf run --runtime onnxruntime` sets ONNX Runtime's unless --no-attribution.
+  std::optional<AttributionRuntimes> attribution;
   bool embedded = true;           // recorded in the report's options: false for `seqconf run`
   std::ostream* log = nullptr;    // non-passing outcomes, findings, the summary; null: std::cout
   std::ostream* notes = nullptr;  // notes about the run (a skipped source, ...); null: std::cerr

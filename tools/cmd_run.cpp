@@ -11,6 +11,7 @@ namespace {
 
 struct RunArgs {
   std::string runtime = "reference";
+  bool no_attribution = false;
   SuiteOptions suite;
 };
 
@@ -20,8 +21,22 @@ int run_command(const RunArgs& args) {
   ro.timeout_ms = args.suite.timeout_ms;  // a process runtime's answer; isolation is run_suite's
   if (!args.suite.ort_graph_optimization.empty())
     ro.ort_graph_optimization = ort_graph_optimization_from_name(args.suite.ort_graph_optimization);
+  // A transform's output models of the cases that did not pass go beside the report:
+  // out/report.json -> out/report.models/.
+  for (const auto& report : {args.suite.json_report, args.suite.html_report})
+    if (ro.keep_models_dir.empty() && !report.empty())
+      ro.keep_models_dir = std::filesystem::path(report).replace_extension(".models");
   SuiteOptions options = args.suite;
   options.runtime_spec = args.runtime;
+  // ONNX Runtime's departures are attributed to its kernels, its graph optimizers or its loader.
+  if (args.runtime.substr(0, args.runtime.find('=')) == "onnxruntime" && !args.no_attribution) {
+    const auto eq = args.runtime.find('=');
+    const std::string library = eq == std::string::npos ? default_onnxruntime_library().string()
+                                                        : args.runtime.substr(eq + 1);
+    options.attribution = onnxruntime_attribution(
+        library, ro.ort_graph_optimization.value_or(OrtGraphOptimization::all),
+        args.suite.timeout_ms, ro.keep_models_dir);
+  }
   try {
     return run_suite([&] { return make_runtime(args.runtime, ro); }, options).exit_code;
   } catch (const Error& e) {
@@ -37,7 +52,7 @@ const CommandRegistrar kRun(10, [](CLI::App& app) {
   auto* cmd = app.add_subcommand("run", "Run conformance cases on a runtime");
   cmd->add_option("--runtime", args->runtime,
                   "Runtime: reference (default), onnxruntime[=LIBRARY], onnxruntime-web, "
-                  "process=COMMAND (see seqconf runtimes)")
+                  "process=COMMAND, transform=TOOL[,RUNTIME] (see seqconf runtimes)")
       ->capture_default_str();
   add_suite_options(*cmd, args->suite);
   cmd->add_option("--ort-graph-optimization", args->suite.ort_graph_optimization,
@@ -45,6 +60,10 @@ const CommandRegistrar kRun(10, [](CLI::App& app) {
                   "extended or all (ONNX Runtime's default); the report's runtime name says any "
                   "level but all")
       ->check(CLI::IsMember({"disabled", "basic", "extended", "all"}));
+  cmd->add_flag("--no-attribution", args->no_attribution,
+                "onnxruntime: do not attribute departures to a kernel, a graph optimizer or the "
+                "loader (by default the smallest case of each departure runs again with graph "
+                "optimizations disabled, and as ONNX Runtime's own models on the reference)");
   cmd->callback([args] { set_exit_code(run_command(*args)); });
 });
 

@@ -89,9 +89,42 @@ TEST(Departures, WhatTheRuntimeDidInOneTable) {
   EXPECT_EQ(departure_what(Status::crash, Reason::crash), "crash");
   EXPECT_EQ(departure_what(Status::timeout, Reason::timeout), "timeout");
   EXPECT_EQ(departure_what(Status::skipped, Reason::none), "not run");
+  // A model-to-model tool's reason says what the tool did, whatever the status it gave.
+  EXPECT_EQ(departure_what(Status::crash, Reason::tool_crash), "tool crashes");
+  EXPECT_EQ(departure_what(Status::timeout, Reason::tool_timeout), "tool hangs");
+  EXPECT_EQ(departure_what(Status::error, Reason::tool_failed), "tool fails on a valid model");
+  EXPECT_EQ(departure_what(Status::error, Reason::tool_invalid_model),
+            "tool emits an invalid model");
+  EXPECT_EQ(departure_what(Status::error, Reason::tool_lost_type), "tool loses a type");
   // Every reason on a fail or an error maps to a label, none to the fallback's empty text.
   for (Reason r : kAllReasons)
     for (Status s : {Status::fail, Status::error}) EXPECT_FALSE(departure_what(s, r).empty());
+}
+
+// A tool that breaks the model never reached the sentence a case checks: its cases of one op
+// and one what are one departure, whatever their clauses.
+TEST(Departures, AToolsDepartureIsOnePerOperatorWhateverTheClauses) {
+  std::vector<Outcome> outcomes(3);
+  const char* clauses[] = {"position.negative", "position.range", "position.negative"};
+  const Reason reasons[] = {Reason::tool_lost_type, Reason::tool_lost_type, Reason::value_mismatch};
+  for (size_t k = 0; k < outcomes.size(); ++k) {
+    Outcome& o = outcomes[k];
+    o.case_id = "corpus/SequenceAt/" + std::to_string(k);
+    o.source = "corpus";
+    o.op = "SequenceAt";
+    o.clauses = {clauses[k]};
+    o.status = reasons[k] == Reason::value_mismatch ? Status::fail : Status::error;
+    o.reason = reasons[k];
+  }
+  const Report r = make_report(run_info(), outcomes, nullptr);
+  ASSERT_EQ(r.departures.size(), 2u);
+  EXPECT_EQ(r.departures[0].what, "tool loses a type");
+  EXPECT_EQ(r.departures[0].case_ids,
+            (std::vector<std::string>{"corpus/SequenceAt/0", "corpus/SequenceAt/1"}));
+  EXPECT_TRUE(r.departures[0].clauses.empty());
+  // A changed result is judged against the sentence, as any runtime's.
+  EXPECT_EQ(r.departures[1].what, "wrong values");
+  EXPECT_EQ(r.departures[1].clauses, std::vector<std::string>{"position.negative"});
 }
 
 TEST(Departures, OfTheSyntheticOutcomesByHand) {

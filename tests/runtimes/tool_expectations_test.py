@@ -1,0 +1,47 @@
+#!/usr/bin/env python3
+"""The expectations of the model-to-model tools hold: every case of a full run of each tool
+(ONNX's version converter to opset 17; ONNX Runtime 1.30.0's optimizers at basic) ends as its
+expectations file says. Usage: tool_expectations_test.py SEQCONF SOURCE_DIR WORK_DIR. Exit 77
+(skipped) when ONNX Runtime 1.30.0 is unavailable, after the converter's run."""
+import json
+import os
+import subprocess
+import sys
+
+
+def run(seqconf, source, work, spec, expectations):
+    report = os.path.join(work, spec.replace(":", "_").replace("=", "_") + ".json")
+    p = subprocess.run([seqconf, "run", "--runtime", "transform=" + spec, "--source", "all",
+                        "--jobs", "2", "--expectations", os.path.join(source, expectations),
+                        "--report", report], capture_output=True, text=True)
+    r = json.load(open(report))
+    s = r["summary"]
+    print("%s: exit %d, %d cases, %d passed, %d expected failures, %d unexpected failures, "
+          "%d unexpected passes" % (spec, p.returncode, s["total"], s["passed"],
+                                    s["expected_failures"], s["unexpected_failures"],
+                                    s["unexpected_passes"]))
+    ok = p.returncode == 0 and s["unexpected_failures"] == 0 and s["unexpected_passes"] == 0
+    if not ok:
+        print(p.stdout[-3000:])
+        print(p.stderr[-2000:])
+    return ok
+
+
+def main():
+    seqconf, source, work = sys.argv[1], sys.argv[2], sys.argv[3]
+    os.makedirs(work, exist_ok=True)
+    ok = run(seqconf, source, work, "onnx-version-converter:17",
+             "expectations/onnx-version-converter.json")
+    listed = subprocess.run([seqconf, "runtimes", "--json"], capture_output=True, text=True)
+    ort = [x for x in json.loads(listed.stdout or "[]")
+           if x.get("spec") == "onnxruntime" and x.get("available")]
+    if not ort or ort[0].get("version") != "1.30.0":
+        print("ONNX Runtime 1.30.0 unavailable: the optimizer's expectations are not checked")
+        return 77 if ok else 1
+    ok = run(seqconf, source, work, "onnxruntime-optimizer:basic",
+             "expectations/onnxruntime-optimizer.json") and ok
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
