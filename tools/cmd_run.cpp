@@ -22,10 +22,12 @@ int run_command(const RunArgs& args) {
   if (!args.suite.ort_graph_optimization.empty())
     ro.ort_graph_optimization = ort_graph_optimization_from_name(args.suite.ort_graph_optimization);
   // A transform's output models of the cases that did not pass go beside the report:
-  // out/report.json -> out/report.models/.
+  // out/report.json -> out/report.models/, named by absolute path so that the HTML report's links
+  // hold wherever it is opened from.
   for (const auto& report : {args.suite.json_report, args.suite.html_report})
     if (ro.keep_models_dir.empty() && !report.empty())
-      ro.keep_models_dir = std::filesystem::path(report).replace_extension(".models");
+      ro.keep_models_dir =
+          std::filesystem::absolute(std::filesystem::path(report).replace_extension(".models"));
   SuiteOptions options = args.suite;
   options.runtime_spec = args.runtime;
   // ONNX Runtime's departures are attributed to its kernels, its graph optimizers or its loader.

@@ -73,16 +73,22 @@ AttributionRuntimes::Configuration configuration(const std::string& name, const 
   return {name, [spec] { return make_runtime(spec); }};
 }
 
-// The one departure of a run of `id` on `runtime`, attributed with the three given runtimes.
-reports::Departure attributed(const std::string& runtime, const std::string& id,
-                              const std::string& without, const std::string& loaded,
-                              const std::string& optimized) {
+// A quiet run of one corpus case, without static checks.
+SuiteOptions one_case(const std::string& id) {
   SuiteOptions options;
   options.source = "corpus";
   options.corpus = kRepo + "/fixtures/corpus";
   options.filters = {id};
   options.run.static_checks = false;
   options.quiet = true;
+  return options;
+}
+
+// The one departure of a run of `id` on `runtime`, attributed with the three given runtimes.
+reports::Departure attributed(const std::string& runtime, const std::string& id,
+                              const std::string& without, const std::string& loaded,
+                              const std::string& optimized) {
+  SuiteOptions options = one_case(id);
   options.attribution =
       AttributionRuntimes{configuration("without optimizations", without),
                           configuration("loaded, on the reference", loaded),
@@ -138,12 +144,7 @@ TEST(Attribution, NothingToPointAtIsUndetermined) {
 // The attribution is the smallest case's, so it survives a report read back, and the console
 // table gets a layer column.
 TEST(Attribution, SurvivesTheJsonReportAndShowsInTheConsoleTable) {
-  SuiteOptions options;
-  options.source = "corpus";
-  options.corpus = kRepo + "/fixtures/corpus";
-  options.filters = {kValidInputs};
-  options.run.static_checks = false;
-  options.quiet = true;
+  SuiteOptions options = one_case(kValidInputs);
   options.attribution =
       AttributionRuntimes{configuration("a", "seeded=at.negative_off_by_one"),
                           configuration("b", "reference"), configuration("c", "reference")};
