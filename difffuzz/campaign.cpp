@@ -14,6 +14,7 @@
 #include "difffuzz/support.h"
 #include "generators/generators.h"
 #include "harness/compare.h"
+#include "harness/runner.h"
 #include "reference/error.h"
 #include "reference/interpreter/interpreter.h"
 #include "reference/proto.h"
@@ -169,12 +170,12 @@ std::string snake(const std::string& op) {
   return out;
 }
 
-// The spec sentence a finding is about (spec_clauses.h): chosen by the reference's error code
+// The spec clause a finding is about (spec_clauses.h): chosen by the reference's error code
 // when the reference rejects the program, else by what the step does (a default position, a
 // split that makes keepdims irrelevant); the operator's summary otherwise. The first candidate
-// clause that belongs to the operator wins. Empty for an op without clauses (a finding about
+// clause that belongs to the operator wins. Null for an op without clauses (a finding about
 // the model as a whole).
-std::string spec_sentence(const std::string& op, const std::string& code, const Step* step) {
+const SpecClause* spec_clause_of(const std::string& op, const std::string& code, const Step* step) {
   static const std::map<std::string, std::vector<std::string_view>> kByCode = {
       {"position_out_of_range", {"position.out_of_bounds"}},
       {"position_not_scalar", {"position.scalar"}},
@@ -206,10 +207,9 @@ std::string spec_sentence(const std::string& op, const std::string& code, const 
     ids.push_back("position.negative");
   for (std::string_view id : ids) {
     const SpecClause& clause = spec_clause(id);
-    if (spec_clause_covers(clause, op)) return std::string(clause.sentence);
+    if (spec_clause_covers(clause, op)) return &clause;
   }
-  const SpecClause* summary = find_spec_clause(op + ".summary");
-  return summary ? std::string(summary->sentence) : std::string();
+  return find_spec_clause(op + ".summary");
 }
 
 std::string result_summary(const RunResult& r) {
@@ -480,10 +480,15 @@ CaseJson make_case_json(const FuzzFinding& f, const Evaluation& e, const BuiltPr
   j.opset = 17;
   j.dtype = f.dtype;
   if (!e.reference.ok && !e.reference.error.code.empty()) j.expected_error = e.reference.error.code;
-  j.spec = spec_sentence(f.op, e.reference.ok ? std::string() : e.reference.error.code, step);
+  if (const SpecClause* clause =
+          spec_clause_of(f.op, e.reference.ok ? std::string() : e.reference.error.code, step)) {
+    j.spec = std::string(clause->sentence);
+    j.clauses = {std::string(clause->id)};
+  }
   j.clarity = "normative";
   j.comparison = comparison_rule_of(b);
   j.params["kind"] = f.kind;
+  j.params["context"] = f.context;
   j.params["program"] = f.program;
   j.inputs = b.input_names;
   j.outputs = b.output_names;
@@ -595,6 +600,15 @@ FuzzResult run_campaign(Runtime& runtime, const FuzzOptions& options) {
     f.occurrences = 1;
     f.first_iteration = i;
     f.found_after_s = found_after_s;
+    f.context = placement_name(shrunk.tensors_as);
+    // As seqconf run judges the fixture (harness/runner.h).
+    if (f.kind == "crash" || f.kind == "timeout" || f.kind == "rejected_valid") {
+      f.status = status_of(last.found.error.kind);
+      f.reason = reason_of(last.found.error.kind);
+    } else {
+      f.status = Status::fail;
+      f.reason = reason_from_name(f.kind).value_or(Reason::value_mismatch);
+    }
     std::string bytes = b.model->SerializeAsString();
     for (const Value& v : b.inputs) bytes += value_to_bytes(v, TensorEncoding::raw_data);
     char hash[17];
@@ -606,6 +620,8 @@ FuzzResult run_campaign(Runtime& runtime, const FuzzOptions& options) {
     f.folder = "fuzz_" + snake(f.op) + "__" + f.kind + "__" + f.dtype + "__" + h;
     f.case_json = make_case_json(f, last, b, step_of(shrunk, feature_node),
                                  reproduce_command(options, options.iterations));
+    f.clauses = f.case_json.clauses;
+    f.spec = f.case_json.spec;
     if (!options.out.empty())
       write_case_folder(options.out / f.folder, fixture_files(shrunk, last, f.case_json));
     if (options.log)

@@ -20,6 +20,7 @@
 
 #include "cases/case_json.h"
 #include "difffuzz/program.h"
+#include "harness/outcome.h"
 #include "runtimes/runtime.h"
 
 namespace seqconf::difffuzz {
@@ -123,6 +124,14 @@ struct FuzzFinding {
   size_t occurrences = 0;   // programs whose disagreement had this signature
   size_t first_iteration = 0;
   double found_after_s = 0;  // from the campaign's start to the program that found it
+  std::string context;       // placement_name of the shrunk program
+  // What `seqconf run` gives the finding's fixture (harness/runner.h), and the spec clause the
+  // finding is about (its case.json "clauses" and "spec"): a finding's departure is the one
+  // its fixture has in a conformance report.
+  Status status = Status::fail;
+  Reason reason = Reason::value_mismatch;
+  std::vector<std::string> clauses;
+  std::string spec;
   CaseJson case_json;
 };
 

@@ -12,8 +12,6 @@
 
 namespace seqconf {
 
-namespace {
-
 Status status_of(RunError::Kind k) {
   switch (k) {
     case RunError::Kind::not_supported:
@@ -56,6 +54,8 @@ Reason reason_of(RunError::Kind k) {
   }
   return Reason::internal;
 }
+
+namespace {
 
 std::string describe_error(const RunError& e) {
   std::string s = std::string(run_error_kind_name(e.kind));

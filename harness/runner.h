@@ -24,6 +24,11 @@ struct RunOptions {
   size_t max_tensor_bytes = 0;
 };
 
+// The status and the reason a runtime's error gives a case that the runtime should have run
+// (a must-reject case is judged by run_case itself).
+Status status_of(RunError::Kind kind);
+Reason reason_of(RunError::Kind kind);
+
 // Prepares the case's model, runs every data set and compares, or, for a must-reject case,
 // expects a rejection: accepted -> fail/accepted_invalid; the reference rejecting with another
 // code -> fail/wrong_error_code; any rejection by a runtime without the reference's codes ->

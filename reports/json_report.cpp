@@ -298,6 +298,24 @@ std::string git_revision() {
 
 }  // namespace
 
+json departure_to_json(const Departure& d) {
+  json j = {{"id", d.id},
+            {"op", d.op},
+            {"clauses", d.clauses},
+            {"what", d.what},
+            {"title", d.title},
+            {"spec", d.spec},
+            {"count", d.case_ids.size()},
+            {"cases", d.case_ids},
+            {"dtypes", d.dtypes},
+            {"contexts", d.contexts},
+            {"smallest", d.smallest},
+            {"rerun", d.rerun},
+            {"listed", d.listed}};
+  if (d.attribution) j["attribution"] = attribution_to_json(*d.attribution);
+  return j;
+}
+
 json report_to_json(const Report& r) {
   const RunInfo& i = r.info;
   json j;
@@ -333,23 +351,7 @@ json report_to_json(const Report& r) {
 
   // Derived from the cases like the rest; report_from_json recomputes them.
   j["departures"] = json::array();
-  for (const auto& d : r.departures)
-    j["departures"].push_back({{"id", d.id},
-                               {"op", d.op},
-                               {"clauses", d.clauses},
-                               {"what", d.what},
-                               {"title", d.title},
-                               {"spec", d.spec},
-                               {"count", d.case_ids.size()},
-                               {"cases", d.case_ids},
-                               {"dtypes", d.dtypes},
-                               {"contexts", d.contexts},
-                               {"smallest", d.smallest},
-                               {"rerun", d.rerun},
-                               {"listed", d.listed}});
-  for (size_t k = 0; k < r.departures.size(); ++k)
-    if (r.departures[k].attribution)
-      j["departures"][k]["attribution"] = attribution_to_json(*r.departures[k].attribution);
+  for (const auto& d : r.departures) j["departures"].push_back(departure_to_json(d));
   return j;
 }
 

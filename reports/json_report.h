@@ -14,6 +14,8 @@ namespace seqconf::reports {
 inline constexpr int kSchemaVersion = 1;
 
 nlohmann::json report_to_json(const Report& report);
+// One departure as the report's "departures" list has it (the schema's $defs/departure).
+nlohmann::json departure_to_json(const Departure& departure);
 // Text of the JSON report; invalid UTF-8 in runtime messages becomes U+FFFD.
 std::string report_to_json_text(const Report& report);
 

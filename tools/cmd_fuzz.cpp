@@ -7,11 +7,14 @@
 #include <optional>
 #include <thread>
 
+#include "cases/data_dir.h"
 #include "difffuzz/campaign.h"
+#include "difffuzz/campaign_report.h"
 #include "difffuzz/encoding.h"
 #include "harness/outcome.h"
 #include "reference/error.h"
 #include "reports/expectations.h"
+#include "reports/html_report.h"
 #include "reports/output.h"
 #include "reports/report.h"
 #include "runtimes/isolated.h"
@@ -31,7 +34,10 @@ struct FuzzArgs {
   uint64_t seed = 1;
   std::string out;
   std::string report;
+  std::string html;
   std::string expectations;
+  bool no_expectations = false;
+  bool verbose = false;
   int max_steps = 8;
   std::optional<bool> isolate;  // unset: isolated unless the runtime is the reference
   size_t jobs = default_jobs();
@@ -39,6 +45,22 @@ struct FuzzArgs {
   size_t first_iteration = 0;
   std::string replay;  // a libFuzzer input of fuzz/fuzz_diff.cpp: run the one program it names
 };
+
+// The runtime's own expectations file, as ./run.sh applies it: expectations/<name>.json, <name>
+// being the runtime spec up to its '=' with any other character than [A-Za-z0-9_.-] as '_', in
+// the working folder, else in the installed package's data; empty when there is none.
+std::string default_expectations(const std::string& spec) {
+  std::string stem = spec.substr(0, spec.find('='));
+  for (char& c : stem)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '.' && c != '-') c = '_';
+  const std::filesystem::path name = std::filesystem::path("expectations") / (stem + ".json");
+  std::error_code ec;
+  if (std::filesystem::is_regular_file(name, ec)) return name.string();
+  const std::filesystem::path installed = package_data_dir();
+  if (!installed.empty() && std::filesystem::is_regular_file(installed / name, ec))
+    return (installed / name).string();
+  return {};
+}
 
 int fuzz_command(const FuzzArgs& args) {
   difffuzz::FuzzOptions o;
@@ -73,18 +95,26 @@ int fuzz_command(const FuzzArgs& args) {
   o.max_steps = args.max_steps;
   o.out = args.out;
   o.runtime_spec = args.runtime;
-  o.log = [](const std::string& line) { std::cout << line << "\n" << std::flush; };
+  if (args.verbose)
+    o.log = [](const std::string& line) { std::cout << line << "\n" << std::flush; };
   o.jobs = args.jobs;
   o.batch = args.batch;
   std::unique_ptr<Runtime> runtime;
   std::optional<reports::Expectations> expectations;
+  const std::string expectations_file = args.no_expectations ? std::string()
+                                        : args.expectations.empty()
+                                            ? default_expectations(args.runtime)
+                                            : args.expectations;
   try {
     // One instance per thread for --jobs (each isolated one has its own worker).
     o.make_runtime = [spec = args.runtime, isolate = args.isolate] {
       return isolate_unless_told(make_runtime(spec), isolate);
     };
     runtime = o.make_runtime();
-    if (!args.expectations.empty()) expectations = reports::Expectations::load(args.expectations);
+    if (!expectations_file.empty()) {
+      expectations = reports::Expectations::load(expectations_file);
+      std::cout << "expectations: " << terminal_safe(expectations_file) << "\n";
+    }
     if (!o.out.empty()) std::filesystem::create_directories(o.out);
   } catch (const std::exception& e) {
     std::cerr << "seqconf fuzz: " << e.what() << "\n";
@@ -97,25 +127,21 @@ int fuzz_command(const FuzzArgs& args) {
     std::cerr << "seqconf fuzz: " << e.what() << "\n";
     return kExitUsage;
   }
-  auto j = difffuzz::report_json(r, o, runtime->name(), runtime->version());
-  size_t unexpected = 0;
-  for (size_t i = 0; i < r.findings.size(); ++i) {
-    const auto& f = r.findings[i];
-    const std::optional<Status> status = reports::status_from_key(difffuzz::status_of_kind(f.kind));
-    const reports::Expectation* e = expectations ? expectations->match("corpus/" + f.id) : nullptr;
-    const bool expected = e && status && e->accepts(*status);
-    if (!expected) ++unexpected;
-    if (expectations) j["findings"][i]["expected"] = expected;
-    std::cout << terminal_safe((expected ? "EXPECTED " : "FINDING ") + f.folder + " [" + f.op +
-                               " " + f.kind + "] " + f.description)
-              << "\n";
-  }
+  const reports::Report findings =
+      difffuzz::findings_report(r, o, runtime->name(), runtime->version(),
+                                expectations ? &*expectations : nullptr, expectations_file);
+  std::cout << terminal_safe(difffuzz::departures_text(findings, r, o), true);
   std::cout << r.programs << " programs in " << r.seconds << " s ("
             << (r.seconds > 0 ? static_cast<double>(r.programs) / r.seconds : 0.0)
             << " programs/s): " << r.agree_outputs << " same outputs, " << r.agree_rejected
             << " rejected by both, " << r.not_supported << " not supported, " << r.disagreements
-            << " disagreements in " << r.findings.size() << " finding(s)";
-  if (expectations) std::cout << ", " << unexpected << " not in " << args.expectations;
+            << " disagreements in " << r.findings.size() << " finding(s), "
+            << findings.departures.size() << " departure(s)";
+  if (expectations)
+    std::cout << ", " << findings.summary.unexpected_failures << " finding(s) not in "
+              << expectations_file;
+  else
+    std::cout << ", no expectations applied";
   const auto counts = [](const char* title, const std::map<std::string, size_t>& all,
                          const std::map<std::string, size_t>& same) {
     std::cout << "\nprograms by " << title << " (of which both sides gave the same outputs):";
@@ -127,15 +153,17 @@ int fuzz_command(const FuzzArgs& args) {
   counts("op", r.programs_by_op, r.agree_outputs_by_op);
   counts("context", r.programs_by_context, r.agree_outputs_by_context);
   std::cout << "\nreproduce: " << difffuzz::reproduce_command(o, r.programs) << "\n";
-  if (!args.report.empty()) {
-    try {
-      reports::write_file_atomic(args.report, j.dump(2) + "\n");
-    } catch (const Error& e) {
-      std::cerr << "seqconf fuzz: " << e.what() << "\n";
-      return kExitUsage;
-    }
+  try {
+    if (!args.report.empty())
+      reports::write_file_atomic(args.report,
+                                 difffuzz::campaign_report_json(r, o, findings).dump(2) + "\n");
+    if (!args.html.empty())
+      reports::write_file_atomic(args.html, reports::report_to_html(findings));
+  } catch (const Error& e) {
+    std::cerr << "seqconf fuzz: " << e.what() << "\n";
+    return kExitUsage;
   }
-  return unexpected ? kExitUnexpected : kExitOk;
+  return findings.summary.has_unexpected() ? kExitUnexpected : kExitOk;
 }
 
 const CommandRegistrar kFuzz(35, [](CLI::App& app) {
@@ -160,8 +188,15 @@ const CommandRegistrar kFuzz(35, [](CLI::App& app) {
       ->excludes(it);
   cmd->add_option("--out", args->out, "Folder for the fixtures of the findings")->required();
   cmd->add_option("--report", args->report, "Write the JSON report here");
-  cmd->add_option("--expectations", args->expectations,
-                  "Expectations file: findings it lists (as corpus/<id>) are expected");
+  cmd->add_option("--html", args->html,
+                  "Write an HTML page of the findings and their departures here");
+  auto* exp = cmd->add_option("--expectations", args->expectations,
+                              "Expectations file: findings it lists (as corpus/<id>) are "
+                              "expected (default: expectations/<runtime>.json when it exists)");
+  cmd->add_flag("--no-expectations", args->no_expectations,
+                "Apply no expectations file: every finding is new")
+      ->excludes(exp);
+  cmd->add_flag("--verbose", args->verbose, "Print each finding as it is found");
   cmd->add_option("--max-steps", args->max_steps, "Steps per program (default 8)")
       ->check(CLI::Range(1, 16));
   auto* in_process = cmd->add_flag_function(

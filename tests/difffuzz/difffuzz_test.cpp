@@ -12,9 +12,11 @@
 #include <onnx/defs/schema.h>
 
 #include "difffuzz/campaign.h"
+#include "difffuzz/campaign_report.h"
 #include "harness/runner.h"
 #include "harness/static_checks.h"
 #include "reports/expectations.h"
+#include "reports/report.h"
 #include "runtimes/isolated.h"
 #include "runtimes/onnxruntime.h"
 #include "runtimes/registry.h"
@@ -194,11 +196,26 @@ TEST(DiffFuzz, OnnxRuntimeFindingsAreExpectedAndReproduce) {
   // The static checks in their sandbox, as seqconf run does: ONNX's shape inference dies with
   // SIGFPE on a zero split given as an initializer.
   StaticCheckSandbox sandbox;
+  std::vector<Outcome> replayed;
   for (const auto& c : cases) {
     const Outcome out = run_case(c, *rt, {}, &sandbox);
     EXPECT_EQ(std::string(status_name(out.status)), status_by_id[c.id])
         << c.id << ": " << out.message;
+    replayed.push_back(out);
   }
+  // And the campaign's departures are the conformance report's departures of its fixtures: the
+  // same ids, each with the same findings.
+  const auto departures = [](const reports::Report& report) {
+    std::map<std::string, std::vector<std::string>> by_id;
+    for (const auto& d : report.departures) by_id[d.id] = d.case_ids;
+    return by_id;
+  };
+  const auto from_campaign =
+      departures(findings_report(r, o, rt->name(), rt->version(), nullptr, ""));
+  const auto from_fixtures =
+      departures(reports::make_report(reports::RunInfo{}, replayed, nullptr));
+  EXPECT_GT(from_campaign.size(), 5u);
+  EXPECT_EQ(from_campaign, from_fixtures);
 }
 
 }  // namespace

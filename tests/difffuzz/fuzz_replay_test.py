@@ -68,7 +68,7 @@ t.check(len(encoded_aborting) > 0,
 if encoded_aborting:
     out = t.path("encoded-fixture")
     rc, text = t.run("fuzz", "--replay", encoded_aborting[0], "--runtime", defect, "--out", out)
-    t.check(rc == 1 and "FINDING" in text and ": elem=" in text,
+    t.check(rc == 1 and "NEW " in text and "smallest: elem=" in text,
             "--replay decodes the program and finds it again (exit %d): %s" % (rc, text[-300:]))
     folders = os.listdir(out) if os.path.isdir(out) else []
     t.check(len(folders) == 1, "one fixture written: %s" % folders)
@@ -81,7 +81,7 @@ if encoded_aborting:
 if aborting:
     out = t.path("fixture")
     rc, text = t.run("fuzz", "--replay", aborting[0], "--runtime", defect, "--out", out)
-    t.check(rc == 1 and "FINDING" in text, "--replay finds it again (exit %d): %s" % (rc, text[-300:]))
+    t.check(rc == 1 and "NEW " in text, "--replay finds it again (exit %d): %s" % (rc, text[-300:]))
     folders = os.listdir(out) if os.path.isdir(out) else []
     t.check(len(folders) == 1, "one fixture written: %s" % folders)
     rc, text = t.run("run", "--runtime", defect, "--source", "corpus", "--corpus", out)

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Validates seqconf reports: every *.json against the given schema (draft 2020-12: the report
-schema, or the diff schema for the JSON of seqconf diff), every *.xml as well-formed JUnit
+schema, the diff schema for the JSON of seqconf diff, or the fuzz schema for a campaign's report), every *.xml as well-formed JUnit
 whose testsuite counts match its testcases.
 
   validate_reports.py SCHEMA FILE...
@@ -40,8 +40,25 @@ def check_junit(path):
 
 def departure_errors(doc):
     """What is wrong with the departures of a report: [] when they hold every non-pass case
-    exactly once, with its op."""
-    op_of = {c["id"]: c["op"] for c in doc["cases"] if c["status"] != "pass"}
+    exactly once, with its op. In a fuzz campaign's report (seqconf-fuzz.schema.json) the cases
+    are the findings, corpus/<id>, and each finding names its departure."""
+    if doc.get("kind") == "seqconf-fuzz":
+        op_of = {"corpus/" + f["id"]: f["op"] for f in doc["findings"]}
+        named = {"corpus/" + f["id"]: f["departure"] for f in doc["findings"]}
+        errors = [f"{case} names departure {d['id']} but is not in it"
+                  for d in doc["departures"] for case in named
+                  if named[case] == d["id"] and case not in d["cases"]]
+        new = [d["new"] for d in doc["departures"]]
+        if new != sorted(new, reverse=True):
+            errors.append("a known departure comes before a new one")
+        if doc["new_departures"] != sum(new):
+            errors.append(f"new_departures {doc['new_departures']}, {sum(new)} new")
+        return errors + coverage_errors(doc, op_of)
+    return coverage_errors(doc, {c["id"]: c["op"] for c in doc["cases"] if c["status"] != "pass"})
+
+
+def coverage_errors(doc, op_of):
+    """Each case of op_of (id -> op) in exactly one departure, of its op."""
     seen = {}
     errors = []
     for d in doc["departures"]:
@@ -93,6 +110,27 @@ def main():
         if validator.is_valid(broken):
             print("INVALID: the diff schema accepts a regression that did not pass before")
             bad += 1
+    if first is not None and first.get("kind") == "seqconf-fuzz" and first.get("departures"):
+        # The coverage check catches a finding left out or a known departure first; the schema
+        # a departure that does not say whether it is new.
+        dropped = copy.deepcopy(first)
+        d = dropped["departures"][0]
+        d["cases"] = d["cases"][1:]
+        d["count"] = len(d["cases"])
+        if not departure_errors(dropped):
+            print("INVALID: the departure check accepts a finding in no departure")
+            bad += 1
+        no_new = copy.deepcopy(first)
+        del no_new["departures"][0]["new"]
+        if validator.is_valid(no_new):
+            print("INVALID: the schema accepts a departure that does not say whether it is new")
+            bad += 1
+        if len(first["departures"]) > 1 and first["new_departures"] == 1:
+            swapped = copy.deepcopy(first)
+            swapped["departures"][:2] = swapped["departures"][1::-1]
+            if not departure_errors(swapped):
+                print("INVALID: the departure check accepts a known departure first")
+                bad += 1
     if first is not None and first.get("cases"):
         broken = copy.deepcopy(first)
         broken["cases"][0]["status"] = "flaky"
