@@ -1,8 +1,12 @@
 // Throughput of differential fuzzing (seqconf fuzz): one fixed-seed campaign of kPrograms
-// programs per iteration, counted as programs per second of wall-clock time.
+// structures per iteration, counted as executions (input sets run on both sides and compared,
+// programs_per_s and executions_per_s) and structures per second of wall-clock time.
 //
-//   Fuzz/reference                the reference against itself with seqconf fuzz's defaults: one
-//                                 model per program, one evaluation thread per core
+//   Fuzz/reference                the reference against itself with seqconf fuzz's defaults: up
+//                                 to kDefaultInputSets input sets per structure, one model per
+//                                 structure, one evaluation thread per core
+//   Fuzz/*_one_input_set          the same with one input set per structure (a model per
+//                                 execution)
 //   Fuzz/reference_1thread        the same on one evaluation thread: the baseline
 //   Fuzz/reference_batched        the defaults with --batch 32 (difffuzz/batch.h)
 //   Fuzz/onnxruntime              ONNX Runtime with seqconf fuzz's defaults: isolated in a worker
@@ -43,13 +47,14 @@ constexpr uint64_t kSeed = 1;
 constexpr size_t kPrograms = 1000;
 
 difffuzz::FuzzOptions campaign_options(const std::string& spec, bool isolate, size_t jobs,
-                                       size_t batch) {
+                                       size_t batch, size_t input_sets) {
   difffuzz::FuzzOptions options;
   options.seed = kSeed;
   options.iterations = kPrograms;
   options.runtime_spec = spec;
   options.jobs = jobs;
   options.batch = batch;
+  options.input_sets = input_sets;
   options.make_runtime = [spec, isolate] {
     RuntimeOptions o;
     o.isolate = isolate;
@@ -61,12 +66,15 @@ difffuzz::FuzzOptions campaign_options(const std::string& spec, bool isolate, si
 // The runtime's campaign one program at a time (one model each, one thread; isolated but for
 // the reference), run once and not timed: every timed campaign must give its verdicts and
 // findings.
-const difffuzz::FuzzResult& unbatched_result(const std::string& spec) {
-  static std::map<std::string, difffuzz::FuzzResult> results;
-  auto it = results.find(spec);
+const difffuzz::FuzzResult& unbatched_result(const std::string& spec, size_t input_sets) {
+  static std::map<std::pair<std::string, size_t>, difffuzz::FuzzResult> results;
+  auto it = results.find({spec, input_sets});
   if (it == results.end()) {
-    const auto options = campaign_options(spec, spec != "reference", 1, 1);
-    it = results.emplace(spec, difffuzz::run_campaign(*options.make_runtime(), options)).first;
+    const auto options = campaign_options(spec, spec != "reference", 1, 1, input_sets);
+    it = results
+             .emplace(std::pair(spec, input_sets),
+                      difffuzz::run_campaign(*options.make_runtime(), options))
+             .first;
   }
   return it->second;
 }
@@ -84,8 +92,8 @@ double cpu_seconds() {
 }
 
 std::string check(const difffuzz::FuzzResult& r, bool self) {
-  if (r.programs != kPrograms)
-    return "the campaign ran " + std::to_string(r.programs) + " programs, not " +
+  if (r.structures != kPrograms)
+    return "the campaign ran " + std::to_string(r.structures) + " structures, not " +
            std::to_string(kPrograms);
   if (r.agree_outputs + r.agree_rejected + r.not_supported + r.disagreements != r.programs)
     return "verdicts do not add up to the programs run";
@@ -110,7 +118,7 @@ std::string same_verdicts(const difffuzz::FuzzResult& a, const difffuzz::FuzzRes
 }
 
 void run_fuzz(benchmark::State& state, const std::string& spec, bool isolate, size_t jobs,
-              size_t batch) {
+              size_t batch, size_t input_sets) {
   std::unique_ptr<Runtime> runtime;
   try {
     RuntimeOptions options;
@@ -120,14 +128,15 @@ void run_fuzz(benchmark::State& state, const std::string& spec, bool isolate, si
     state.SkipWithError((spec + " is not available: " + e.what()).c_str());
     return;
   }
-  const difffuzz::FuzzOptions options = campaign_options(spec, isolate, jobs, batch);
-  const difffuzz::FuzzResult& unbatched = unbatched_result(spec);
+  const difffuzz::FuzzOptions options = campaign_options(spec, isolate, jobs, batch, input_sets);
+  const difffuzz::FuzzResult& unbatched = unbatched_result(spec, batch > 1 ? 1 : input_sets);
   difffuzz::FuzzResult last;
-  size_t programs = 0;
+  size_t programs = 0, structures = 0;
   const double cpu_before = cpu_seconds();
   for (auto _ : state) {
     last = difffuzz::run_campaign(*runtime, options);
     programs += last.programs;
+    structures += last.structures;
     if (const std::string why = check(last, spec == "reference"); !why.empty()) {
       state.SkipWithError(why.c_str());
       return;
@@ -141,8 +150,15 @@ void run_fuzz(benchmark::State& state, const std::string& spec, bool isolate, si
     state.SkipWithError(why.c_str());
     return;
   }
+  // An execution is one input set run on both sides and compared (a program); a structure
+  // is one model, prepared once on each side.
   state.counters["programs_per_s"] =
       benchmark::Counter(static_cast<double>(programs), benchmark::Counter::kIsRate);
+  state.counters["executions_per_s"] =
+      benchmark::Counter(static_cast<double>(programs), benchmark::Counter::kIsRate);
+  state.counters["structures_per_s"] =
+      benchmark::Counter(static_cast<double>(structures), benchmark::Counter::kIsRate);
+  state.counters["shrink_share"] = last.seconds > 0 ? last.shrink_seconds / last.seconds : 0.0;
   // Programs per CPU second of this process and its worker processes: what one idle core
   // would give, less dependent on the machine's load than the wall-clock rate.
   if (cpu > 0) state.counters["programs_per_cpu_s"] = static_cast<double>(programs) / cpu;
@@ -199,9 +215,10 @@ void run_batch(benchmark::State& state, const std::string& spec) {
 }
 
 // Wall-clock time: the isolated runtime's work happens in other processes.
-void register_fuzz(const char* name, const char* spec, bool isolate, size_t jobs, size_t batch) {
+void register_fuzz(const char* name, const char* spec, bool isolate, size_t jobs, size_t batch,
+                   size_t input_sets = difffuzz::kDefaultInputSets) {
   benchmark::RegisterBenchmark(
-      name, [=](benchmark::State& s) { run_fuzz(s, spec, isolate, jobs, batch); })
+      name, [=](benchmark::State& s) { run_fuzz(s, spec, isolate, jobs, batch, input_sets); })
       ->Unit(benchmark::kMillisecond)
       ->UseRealTime();
 }
@@ -215,6 +232,9 @@ void register_fuzz(const char* name, const char* spec, bool isolate, size_t jobs
   register_fuzz("Fuzz/reference_batched", "reference", false, cores, batch);
   register_fuzz("Fuzz/onnxruntime", "onnxruntime", true, cores, 1);
   register_fuzz("Fuzz/onnxruntime_batched", "onnxruntime", true, cores, batch);
+  // One input set per structure: every execution prepares its own model.
+  register_fuzz("Fuzz/reference_one_input_set", "reference", false, cores, 1, 1);
+  register_fuzz("Fuzz/onnxruntime_one_input_set", "onnxruntime", true, cores, 1, 1);
   for (const char* spec : {"reference", "onnxruntime"})
     benchmark::RegisterBenchmark((std::string("Batch/") + spec).c_str(),
                                  [spec](benchmark::State& s) { run_batch(s, spec); })

@@ -5,11 +5,13 @@
 #include <cstdio>
 #include <fstream>
 #include <functional>
+#include <mutex>
 #include <set>
 #include <thread>
 
 #include "difffuzz/batch.h"
 #include "difffuzz/encoding.h"
+#include "difffuzz/input_sets.h"
 #include "difffuzz/parallel.h"
 #include "difffuzz/support.h"
 #include "generators/generators.h"
@@ -526,9 +528,11 @@ FuzzResult run_campaign(Runtime& runtime, const FuzzOptions& options) {
   // "kind|op|dtype|context" before and after shrinking -> index in findings
   std::map<std::string, size_t> by_signature;
   // Counts one evaluated program; a disagreement with a new signature is shrunk and written.
-  auto consider = [&](size_t i, const rc::Shrinkable<Program>& sh, const Program& p,
+  auto consider = [&](size_t i, size_t input_set,
+                      const std::function<rc::Shrinkable<Program>()>& shrinkable, const Program& p,
                       const Evaluation& e) {
     ++result.programs;
+    if (input_set == 0) ++result.structures;
     std::set<std::string> ops;
     if (p.source == SourceKind::empty) ops.insert("SequenceEmpty");
     if (p.source == SourceKind::construct) ops.insert("SequenceConstruct");
@@ -563,7 +567,9 @@ FuzzResult run_campaign(Runtime& runtime, const FuzzOptions& options) {
       return;
     }
     Evaluation last = e;
-    const Program shrunk = finder.shrink(sh, e.kind, e.op, &last);
+    const double shrink_start = elapsed();
+    const Program shrunk = finder.shrink(shrinkable(), e.kind, e.op, &last);
+    result.shrink_seconds += elapsed() - shrink_start;
     const BuiltProgram b = build(shrunk);
     const RunResult& blamed = last.reference.ok ? last.found : last.reference;
     const size_t node = last.reference.ok && last.found.ok ? b.node_ops.size() - 1
@@ -599,6 +605,7 @@ FuzzResult run_campaign(Runtime& runtime, const FuzzOptions& options) {
     f.nodes = b.node_count;
     f.occurrences = 1;
     f.first_iteration = i;
+    f.input_set = input_set;
     f.found_after_s = found_after_s;
     f.context = placement_name(shrunk.tensors_as);
     // As seqconf run judges the fixture (harness/runner.h).
@@ -638,13 +645,32 @@ FuzzResult run_campaign(Runtime& runtime, const FuzzOptions& options) {
   const size_t max_batch = std::max<size_t>(options.batch, 1);
   // Rounds start small, so that the evaluation threads soon have work, and double up to a size
   // that makes the wait for a round's last program rare.
-  const size_t max_round = std::max<size_t>(512, 4 * max_batch) * jobs;
+  // With input sets a structure is up to options.input_sets programs: rounds of fewer
+  // structures keep a time budget's last round short.
+  const size_t max_round =
+      (options.input_sets > 1 ? size_t{64} : std::max<size_t>(512, 4 * max_batch)) * jobs;
   size_t round = std::max<size_t>(8, max_batch) * jobs;
   std::vector<BatchCounts> counts(jobs);
+  // An input set j >= 1 of a structure (difffuzz/input_sets.h) and its evaluation.
+  struct InputSetRun {
+    size_t j = 0;
+    Program program;
+    Evaluation evaluation;
+  };
   struct Round {
     size_t first = 0;  // index in the campaign of the round's first program
     std::vector<rc::Shrinkable<Program>> shrinkables;
     std::vector<Slot> slots;
+    std::vector<std::vector<InputSetRun>> input_sets;  // per slot, in order of j
+  };
+  // RapidCheck's generation state is shared by all threads: every draw (and every value of a
+  // shrinkable drawn lazily) holds this lock, so that the evaluation threads can draw input
+  // sets while this thread draws the next round.
+  std::mutex generation;
+  const bool with_input_sets = options.input_sets > 1 && max_batch == 1 && !options.program;
+  auto input_set_shrinkable = [&](const Program& p, size_t i, size_t j) {
+    return input_set_gen(p)(rc::Random(rc::Random::Key{options.seed, i, j, 0}),
+                            static_cast<int>(i % 100));
   };
   auto in_parallel = [&](size_t n, const std::function<void(size_t, size_t)>& work) {
     for_each_parallel(jobs, n, work);
@@ -659,7 +685,9 @@ FuzzResult run_campaign(Runtime& runtime, const FuzzOptions& options) {
     r.first = generated;
     r.shrinkables.clear();
     r.slots.assign(n, Slot{});
+    r.input_sets.assign(n, {});
     for (size_t k = 0; k < n; ++k) {
+      const std::lock_guard<std::mutex> lock(generation);
       r.shrinkables.push_back(
           options.program
               ? rc::shrinkable::just(*options.program)
@@ -681,8 +709,95 @@ FuzzResult run_campaign(Runtime& runtime, const FuzzOptions& options) {
       s.evaluation.found = RunResult();
     }
   };
+  // A structure prepared once on each side and run with its own values, then with further
+  // input sets in chunks while the last chunk gave a verdict the structure had not given yet.
+  auto evaluate_input_sets = [&](Round& r, size_t w, size_t k) {
+    Slot& s = r.slots[k];
+    const size_t i = options.first_iteration + r.first + k;
+    s.built = build(s.program);
+    ++counts[w].sessions;
+    RunError reference_error, runtime_error;
+    const auto prepare = [&](Runtime& rt, RunError* err) {
+      std::unique_ptr<PreparedModel> pm;
+      try {
+        pm = rt.prepare_shared("fuzz.onnx", s.built.model, err);
+      } catch (const std::exception& e) {
+        err->kind = RunError::Kind::internal;
+        err->message = e.what();
+      }
+      return pm;
+    };
+    const auto run = [](PreparedModel* pm, const RunError& err, const std::vector<Value>& in) {
+      RunResult r;
+      if (!pm) {
+        r.error = err;
+        return r;
+      }
+      try {
+        return pm->run(in);
+      } catch (const std::exception& e) {
+        r.error.kind = RunError::Kind::internal;
+        r.error.message = e.what();
+      }
+      return r;
+    };
+    const auto on_reference = prepare(*references[w], &reference_error);
+    const auto on_runtime = prepare(*runtimes[w], &runtime_error);
+    s.evaluation = judge(s.built, run(on_reference.get(), reference_error, s.built.inputs),
+                         run(on_runtime.get(), runtime_error, s.built.inputs));
+    // A model either side cannot prepare gives the same verdict whatever the values.
+    if (!on_reference || !on_runtime) return;
+    const auto behaviour = [](const Evaluation& e) {
+      return std::to_string(static_cast<int>(e.verdict)) + "|" + e.kind + "|" + e.op + "|" +
+             e.reference.error.code + "|" +
+             (e.found.ok ? "" : std::string(run_error_kind_name(e.found.error.kind)));
+    };
+    std::set<std::string> seen = {behaviour(s.evaluation)};
+    size_t j = 1;
+    for (const size_t chunk : {3, 4, 8, 16}) {
+      if (j >= options.input_sets) break;
+      const size_t n = std::min(chunk, options.input_sets - j);
+      std::vector<Program> drawn;
+      {
+        const std::lock_guard<std::mutex> lock(generation);
+        for (size_t t = 0; t < n; ++t)
+          drawn.push_back(input_set_shrinkable(s.program, i, j + t).value());
+      }
+      // The runtime under test gets the chunk in one call (one request to a worker process).
+      std::vector<std::vector<Value>> inputs;
+      for (const Program& q : drawn) inputs.push_back(build(q).inputs);
+      std::vector<RunResult> found;
+      try {
+        found = on_runtime->run_many(inputs);
+      } catch (const std::exception& e) {
+        found.assign(inputs.size(), RunResult());
+        for (RunResult& f : found) {
+          f.error.kind = RunError::Kind::internal;
+          f.error.message = e.what();
+        }
+      }
+      bool fresh = false;
+      for (size_t t = 0; t < drawn.size(); ++t) {
+        InputSetRun set{j++, std::move(drawn[t]), {}};
+        set.evaluation = judge(s.built, run(on_reference.get(), reference_error, inputs[t]),
+                               std::move(found[t]));
+        fresh |= seen.insert(behaviour(set.evaluation)).second;
+        if (set.evaluation.verdict != Verdict::disagree) {
+          set.evaluation.reference = RunResult();
+          set.evaluation.found = RunResult();
+        }
+        r.input_sets[k].push_back(std::move(set));
+      }
+      if (!fresh) break;
+    }
+  };
   auto evaluate_round = [&](Round& r) {
     in_parallel(r.slots.size(), [&](size_t w, size_t k) {
+      if (with_input_sets && takes_input_sets(r.slots[k].program)) {
+        evaluate_input_sets(r, w, k);
+        release(r.slots[k]);
+        return;
+      }
       r.slots[k].built = build(r.slots[k].program);
       r.slots[k].reference = run_on(*references[w], r.slots[k].built);
       // Unbatched: the runtime runs the program right away (a group of one).
@@ -705,11 +820,21 @@ FuzzResult run_campaign(Runtime& runtime, const FuzzOptions& options) {
     std::thread evaluator = thread_with_limit([&] { evaluate_round(current); });
     more = generate(next);
     evaluator.join();
-    for (size_t k = 0; k < current.slots.size(); ++k) {
-      consider(options.first_iteration + current.first + k, current.shrinkables[k],
-               current.slots[k].program, current.slots[k].evaluation);
-      if (options.stop_after_findings > 0 && result.findings.size() >= options.stop_after_findings)
-        break;
+    const auto enough = [&] {
+      return options.stop_after_findings > 0 &&
+             result.findings.size() >= options.stop_after_findings;
+    };
+    for (size_t k = 0; k < current.slots.size() && !enough(); ++k) {
+      const size_t i = options.first_iteration + current.first + k;
+      const Program& structure = current.slots[k].program;
+      consider(
+          i, 0, [&] { return current.shrinkables[k]; }, structure, current.slots[k].evaluation);
+      for (const InputSetRun& set : current.input_sets[k]) {
+        if (enough()) break;
+        consider(
+            i, set.j, [&] { return input_set_shrinkable(structure, i, set.j); }, set.program,
+            set.evaluation);
+      }
     }
     if (options.stop_after_findings > 0 && result.findings.size() >= options.stop_after_findings)
       break;
@@ -734,6 +859,8 @@ nlohmann::ordered_json report_json(const FuzzResult& r, const FuzzOptions& optio
   j["runtime_version"] = runtime_version;
   j["seed"] = r.seed;
   j["programs"] = r.programs;
+  j["structures"] = r.structures;
+  j["input_sets"] = std::max<size_t>(options.input_sets, 1);
   j["seconds"] = r.seconds;
   j["programs_per_second"] = r.seconds > 0 ? static_cast<double>(r.programs) / r.seconds : 0.0;
   j["agree_outputs"] = r.agree_outputs;
@@ -757,6 +884,7 @@ nlohmann::ordered_json report_json(const FuzzResult& r, const FuzzOptions& optio
                 {"batched_programs", r.batched_programs},
                 {"splits", r.batch_splits}};
   j["shrink_evaluations"] = r.shrink_evaluations;
+  j["shrink_seconds"] = r.shrink_seconds;
   nlohmann::ordered_json by_op = nlohmann::ordered_json::object();
   nlohmann::ordered_json list = nlohmann::ordered_json::array();
   for (const FuzzFinding& f : r.findings) {
@@ -771,7 +899,8 @@ nlohmann::ordered_json report_json(const FuzzResult& r, const FuzzOptions& optio
                     {"program", f.program},
                     {"nodes", f.nodes},
                     {"occurrences", f.occurrences},
-                    {"first_iteration", f.first_iteration}});
+                    {"first_iteration", f.first_iteration},
+                    {"input_set", f.input_set}});
   }
   j["findings_by_op"] = by_op;
   j["findings"] = list;

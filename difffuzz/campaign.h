@@ -59,6 +59,9 @@ Evaluation judge(const BuiltProgram& b, RunResult reference, RunResult found);
 inline constexpr size_t kDefaultBatch = 1;
 inline constexpr size_t kDefaultBatchNodes = 256;
 
+// seqconf fuzz's input sets per structure, at most (FuzzOptions::input_sets).
+inline constexpr size_t kDefaultInputSets = 8;
+
 struct FuzzOptions {
   uint64_t seed = 1;
   size_t iterations = 1000;  // 0: until the time budget is spent
@@ -83,6 +86,14 @@ struct FuzzOptions {
   // program in a model of its own. Findings and verdicts do not depend on it.
   size_t batch = kDefaultBatch;
   size_t batch_nodes = kDefaultBatchNodes;
+  // Input sets per structure, at most (difffuzz/input_sets.h): a program that takes other input
+  // sets is prepared once on each side and run with its own values, then with further input
+  // sets drawn from key {seed, i, j, 0} (j = 1, 2, ...) in chunks of 3, 4, 8 and 16 (so 8 is
+  // its own values and two chunks), a chunk drawn only while the one before it gave a verdict
+  // the structure had not given yet. 1: every
+  // program alone, as before input sets; with batch > 1, too. Each input set counts as a
+  // program; findings, verdicts and fixtures do not depend on jobs.
+  size_t input_sets = 1;
   // The runtime's support (difffuzz/support.h); null: probed at the campaign's start.
   std::shared_ptr<const Support> support;
   // Set: the campaign runs this one program (an encoded libFuzzer input, difffuzz/encoding.h)
@@ -123,6 +134,7 @@ struct FuzzFinding {
   size_t nodes = 0;         // top-level nodes of the shrunk program
   size_t occurrences = 0;   // programs whose disagreement had this signature
   size_t first_iteration = 0;
+  size_t input_set = 0;      // of structure first_iteration: 0 its own values, j the j-th drawn
   double found_after_s = 0;  // from the campaign's start to the program that found it
   std::string context;       // placement_name of the shrunk program
   // What `seqconf run` gives the finding's fixture (harness/runner.h), and the spec clause the
@@ -137,10 +149,12 @@ struct FuzzFinding {
 
 struct FuzzResult {
   uint64_t seed = 0;
-  size_t programs = 0;
+  size_t programs = 0;    // executions: input sets run on both sides and compared
+  size_t structures = 0;  // models generated (each prepared once on each side)
   size_t agree_outputs = 0, agree_rejected = 0, not_supported = 0, disagreements = 0;
   size_t shrink_evaluations = 0;
   double seconds = 0;
+  double shrink_seconds = 0;          // of seconds, spent shrinking findings
   std::vector<FuzzFinding> findings;  // in order of discovery, one per signature
   std::map<std::string, size_t> not_supported_by_op;
   // Programs that hold at least one node of each op type (the source's SequenceEmpty or

@@ -261,6 +261,7 @@ const std::string& program_path() {
 
 // The runtime's side of the worker: prepares and runs models on request.
 // Requests: "P" id path model -> RunResult (ok: prepared); "R" id inputs -> RunResult;
+// "M" id count inputs... -> count, then each input set's RunResult (PreparedModel::run_many);
 // "D" id -> no answer (the prepared model is dropped).
 WorkerProcess::Handler serve_runtime(std::shared_ptr<Runtime> inner) {
   auto models = std::make_shared<std::map<std::string, std::unique_ptr<PreparedModel>>>();
@@ -281,12 +282,22 @@ WorkerProcess::Handler serve_runtime(std::shared_ptr<Runtime> inner) {
         auto prepared = inner->prepare(path, model, &r.error);
         r.ok = prepared != nullptr;
         if (prepared) (*models)[id] = std::move(prepared);
-      } else if (command == "R") {
-        const std::vector<Value> inputs = get_values(in, "input");
+      } else if (command == "R" || command == "M") {
         auto it = models->find(id);
         if (it == models->end())
           throw Error(ErrorCode::invalid_argument, "no prepared model " + id + " in the worker");
-        r = it->second->run(inputs);
+        if (command == "R") {
+          r = it->second->run(get_values(in, "input"));
+        } else {
+          const size_t n = std::stoul(in.get());
+          std::string answer;
+          put(answer, std::to_string(n));
+          for (size_t k = 0; k < n; ++k) {
+            const std::vector<Value> inputs = get_values(in, "input");
+            put(answer, encode(it->second->run(inputs)));
+          }
+          return answer;
+        }
       } else {
         throw Error(ErrorCode::invalid_proto, "unknown request '" + command + "'");
       }
@@ -698,18 +709,52 @@ class IsolatedModel : public PreparedModel {
     return r;
   }
 
+  std::vector<RunResult> run_many(const std::vector<std::vector<Value>>& input_sets) override {
+    if (input_sets.size() <= 1) return PreparedModel::run_many(input_sets);
+    std::vector<RunResult> results;
+    if (ensure_prepared(&results)) {
+      std::string request;
+      put(request, "M");
+      put(request, id_);
+      put(request, std::to_string(input_sets.size()));
+      for (const auto& inputs : input_sets) put_values(request, inputs);
+      WorkerProcess::Answer a = worker_->call(name_ + " run", request);
+      if (a.ok) {
+        try {
+          Reader in(a.bytes);
+          const size_t n = std::stoul(in.get());
+          for (size_t k = 0; k < n; ++k) results.push_back(decode(in.get()));
+          if (results.size() == input_sets.size()) return results;
+        } catch (const std::exception&) {
+        }
+      }
+    }
+    // The worker died or hung (or could not prepare the model again): each input set alone.
+    return PreparedModel::run_many(input_sets);
+  }
+
  private:
+  // Prepares the model again when the worker it was prepared in is gone; false (with the
+  // failure as the one result) when that fails.
+  bool ensure_prepared(std::vector<RunResult>* failed) {
+    if (worker_->alive() && worker_->generation() == generation_) return true;
+    std::string id = worker_->new_id();
+    RunResult p =
+        call_runtime(*worker_, name_ + " prepare", prepare_request(id, path_, model_bytes_));
+    if (!p.ok) {
+      failed->push_back(std::move(p));
+      return false;
+    }
+    id_ = std::move(id);
+    generation_ = worker_->generation();
+    return true;
+  }
+
   // *fresh: the run was the worker's first request after preparing this model.
   RunResult run_once(const std::string& values, bool* fresh) {
     // The worker this model was prepared in is gone: prepare it again in the new one.
-    if (!worker_->alive() || worker_->generation() != generation_) {
-      std::string id = worker_->new_id();
-      RunResult p =
-          call_runtime(*worker_, name_ + " prepare", prepare_request(id, path_, model_bytes_));
-      if (!p.ok) return p;
-      id_ = std::move(id);
-      generation_ = worker_->generation();
-    }
+    std::vector<RunResult> failed;
+    if (!ensure_prepared(&failed)) return std::move(failed.front());
     std::string request;
     put(request, "R");
     put(request, id_);

@@ -45,6 +45,13 @@ std::unique_ptr<BoundRun> PreparedModel::bind(const std::vector<Value>& inputs) 
   return std::make_unique<ValueBoundRun>(*this, inputs);
 }
 
+std::vector<RunResult> PreparedModel::run_many(const std::vector<std::vector<Value>>& input_sets) {
+  std::vector<RunResult> results;
+  results.reserve(input_sets.size());
+  for (const auto& inputs : input_sets) results.push_back(run(inputs));
+  return results;
+}
+
 std::string_view run_error_kind_name(RunError::Kind kind) {
   switch (kind) {
     case RunError::Kind::not_supported:

@@ -68,6 +68,11 @@ class PreparedModel {
   // on each BoundRun::run(); runtimes with their own value form override it. The inputs are
   // copied (values share their storage, so that is cheap).
   virtual std::unique_ptr<BoundRun> bind(const std::vector<Value>& inputs);
+  // Runs several input sets in order, one result each, as run() on each would. The default
+  // calls run(); a model in a worker process sends them in one request, and when the worker
+  // dies or hangs during it, runs them again one at a time, so that a crash or a hang is the
+  // input set's that causes it.
+  virtual std::vector<RunResult> run_many(const std::vector<std::vector<Value>>& input_sets);
 };
 
 // Waiting for another process's answer (an isolated worker, a process runtime) ends early, as a

@@ -42,6 +42,7 @@ struct FuzzArgs {
   std::optional<bool> isolate;  // unset: isolated unless the runtime is the reference
   size_t jobs = default_jobs();
   size_t batch = difffuzz::kDefaultBatch;
+  size_t input_sets = difffuzz::kDefaultInputSets;
   size_t first_iteration = 0;
   std::string replay;  // a libFuzzer input of fuzz/fuzz_diff.cpp: run the one program it names
 };
@@ -99,6 +100,7 @@ int fuzz_command(const FuzzArgs& args) {
     o.log = [](const std::string& line) { std::cout << line << "\n" << std::flush; };
   o.jobs = args.jobs;
   o.batch = args.batch;
+  o.input_sets = args.input_sets;
   std::unique_ptr<Runtime> runtime;
   std::optional<reports::Expectations> expectations;
   const std::string expectations_file = args.no_expectations ? std::string()
@@ -216,6 +218,12 @@ const CommandRegistrar kFuzz(35, [](CLI::App& app) {
                   "Programs packed into one model for the runtime under test (the result does "
                   "not depend on it; default " +
                       std::to_string(difffuzz::kDefaultBatch) + "; 1: one model per program)")
+      ->check(CLI::Range(1, 1024));
+  cmd->add_option("--input-sets", args->input_sets,
+                  "Input sets per structure, at most: a program whose values are graph inputs is "
+                  "prepared once and run with up to this many sets of values, more while they "
+                  "give new verdicts (default " +
+                      std::to_string(difffuzz::kDefaultInputSets) + "; 1: one set per program)")
       ->check(CLI::Range(1, 1024));
   cmd->callback([args, seed] {
     if (seed->count() == 0 && args->replay.empty()) {
