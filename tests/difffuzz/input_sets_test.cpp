@@ -6,6 +6,7 @@
 #include "difffuzz/campaign.h"
 #include "difffuzz/input_sets.h"
 #include "reference/proto.h"
+#include "runtimes/isolated.h"
 #include "runtimes/registry.h"
 
 namespace seqconf::testing {
@@ -81,6 +82,61 @@ TEST(InputSets, FindTheDefectAndDoNotDependOnThreads) {
     from_an_input_set |= a.findings[k].input_set > 0;
   }
   EXPECT_TRUE(from_an_input_set);
+}
+
+// An isolated runtime's models, run one input set at a time (PreparedModel::run_many's
+// default) rather than a chunk in one request.
+class OneSetAtATime : public Runtime {
+ public:
+  explicit OneSetAtATime(std::unique_ptr<Runtime> inner) : inner_(std::move(inner)) {}
+  std::string name() const override { return inner_->name(); }
+  std::string version() const override { return inner_->version(); }
+  bool out_of_process() const override { return true; }
+  std::unique_ptr<PreparedModel> prepare(const std::filesystem::path& path,
+                                         const onnx::ModelProto& model, RunError* error) override {
+    struct Model : PreparedModel {
+      std::unique_ptr<PreparedModel> inner;
+      RunResult run(const std::vector<Value>& inputs) override { return inner->run(inputs); }
+    };
+    auto pm = inner_->prepare(path, model, error);
+    if (!pm) return nullptr;
+    auto m = std::make_unique<Model>();
+    m->inner = std::move(pm);
+    return m;
+  }
+
+ private:
+  std::unique_ptr<Runtime> inner_;
+};
+
+// A defect that kills its process (SequenceInsert into an empty sequence), in a worker: a chunk
+// whose request dies is run again one set at a time, so the campaign's verdicts are those of
+// running every input set alone.
+TEST(InputSets, ACrashInAChunkIsTheCrashingSets) {
+  FuzzOptions o;
+  o.seed = 2;
+  o.iterations = 40;
+  o.input_sets = 8;
+  const auto isolated = [] {
+    return isolate_runtime(make_runtime("seeded=insert.crash_on_empty_sequence"));
+  };
+  auto chunked = isolated();
+  OneSetAtATime alone(isolated());
+  const FuzzResult a = run_campaign(*chunked, o);
+  const FuzzResult b = run_campaign(alone, o);
+  size_t crashes = 0;
+  for (const auto& f : a.findings) crashes += f.kind == "crash" ? f.occurrences : 0;
+  EXPECT_GT(crashes, 0u);
+  EXPECT_GT(a.programs, a.structures);
+  EXPECT_EQ(a.programs, b.programs);
+  EXPECT_EQ(a.agree_outputs, b.agree_outputs);
+  EXPECT_EQ(a.agree_rejected, b.agree_rejected);
+  EXPECT_EQ(a.disagreements, b.disagreements);
+  ASSERT_EQ(a.findings.size(), b.findings.size());
+  for (size_t k = 0; k < a.findings.size(); ++k) {
+    EXPECT_EQ(a.findings[k].id, b.findings[k].id);
+    EXPECT_EQ(a.findings[k].occurrences, b.findings[k].occurrences);
+  }
 }
 
 }  // namespace
