@@ -36,13 +36,14 @@ bool selected(const Options& o, const std::string& id) {
   return false;
 }
 
-FuzzTry fuzz_once(const seeded::Defect& d, uint64_t seed, double budget_s) {
+FuzzTry fuzz_once(const seeded::Defect& d, uint64_t seed, double budget_s, size_t input_sets) {
   std::unique_ptr<Runtime> rt = isolate_unless_told(seeded::make_seeded_runtime(d), std::nullopt);
   difffuzz::FuzzOptions fo;
   fo.seed = seed;
   fo.iterations = 0;
   fo.time_budget_s = budget_s;
   fo.stop_after_findings = 1;
+  fo.input_sets = input_sets;
   fo.max_shrink_evaluations = 50;  // the time to find it is measured before shrinking
   const difffuzz::FuzzResult r = difffuzz::run_campaign(*rt, fo);
   FuzzTry t;
@@ -101,7 +102,7 @@ Result run(const Options& options) {
     r.departures = run.report.departures.size();
     std::vector<double> times;
     for (uint64_t seed : options.fuzz_seeds) {
-      r.fuzz.push_back(fuzz_once(*d, seed, options.fuzz_budget_s));
+      r.fuzz.push_back(fuzz_once(*d, seed, options.fuzz_budget_s, options.fuzz_input_sets));
       times.push_back(r.fuzz.back().found ? r.fuzz.back().seconds : options.fuzz_budget_s);
       r.fuzz_found += r.fuzz.back().found;
     }
@@ -130,6 +131,7 @@ nlohmann::ordered_json report_json(const Result& r, const Options& options) {
                   {"defects", options.defects},
                   {"fuzz_seeds", options.fuzz_seeds},
                   {"fuzz_budget_s", options.fuzz_budget_s},
+                  {"fuzz_input_sets", options.fuzz_input_sets},
                   {"jobs", options.jobs}};
   j["reference"] = {{"cases", r.reference_cases}, {"failures", r.reference_failures}};
   nlohmann::ordered_json defects = nlohmann::ordered_json::array();

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "difffuzz/campaign.h"
+
 #include <nlohmann/json.hpp>
 
 namespace seqconf::selftest {
@@ -21,8 +23,12 @@ struct Options {
   std::vector<std::string> defects;                    // id globs; empty: every defect
   std::vector<uint64_t> fuzz_seeds = {1, 2, 3, 4, 5};  // empty: no fuzzing
   double fuzz_budget_s = 10;                           // per defect and seed
-  int jobs = 1;                                        // worker threads for the case runs
-  std::function<void(const std::string&)> log;         // one line per defect, may be empty
+  // Input sets per structure of the campaigns (difffuzz::FuzzOptions::input_sets). One: a
+  // seeded defect is the reference with a defect, whose models cost as little to prepare as
+  // to run, so input sets do not find them sooner (docs/selftest.md).
+  size_t fuzz_input_sets = 1;
+  int jobs = 1;                                 // worker threads for the case runs
+  std::function<void(const std::string&)> log;  // one line per defect, may be empty
 };
 
 struct FuzzTry {

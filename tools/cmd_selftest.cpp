@@ -82,6 +82,10 @@ const CommandRegistrar kSelftest(37, [](CLI::App& app) {
                   "Seconds each campaign may take to find its defect")
       ->capture_default_str()
       ->check(CLI::Range(0.1, 3600.0));
+  cmd->add_option("--fuzz-input-sets", args->options.fuzz_input_sets,
+                  "Input sets per structure in each campaign (seqconf fuzz --input-sets)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1024));
   cmd->add_option("--jobs,-j", args->options.jobs, "Worker threads for the case runs")
       ->capture_default_str()
       ->check(CLI::Range(1, 64));
