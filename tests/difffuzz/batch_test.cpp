@@ -19,6 +19,7 @@
 #include "harness/compare.h"
 #include "runtimes/isolated.h"
 #include "runtimes/registry.h"
+#include "tests/difffuzz/same_campaign.h"
 
 namespace seqconf::testing {
 namespace {
@@ -120,25 +121,7 @@ void expect_same_campaigns(const std::string& spec, uint64_t seed, size_t iterat
     const Campaign c = run(spec, seed, iterations, batch, jobs);
     const FuzzResult& a = alone.result;
     const FuzzResult& b = c.result;
-    EXPECT_EQ(b.programs, a.programs);
-    EXPECT_EQ(b.agree_outputs, a.agree_outputs);
-    EXPECT_EQ(b.agree_rejected, a.agree_rejected);
-    EXPECT_EQ(b.not_supported, a.not_supported);
-    EXPECT_EQ(b.disagreements, a.disagreements);
-    // Shrinking tries candidates on every thread at once and takes the first that fails, as
-    // trying them one at a time does: the same number of evaluations.
-    EXPECT_EQ(b.shrink_evaluations, a.shrink_evaluations);
-    EXPECT_EQ(b.programs_by_op, a.programs_by_op);
-    EXPECT_EQ(b.agree_outputs_by_op, a.agree_outputs_by_op);
-    EXPECT_EQ(b.agree_outputs_by_context, a.agree_outputs_by_context);
-    ASSERT_EQ(b.findings.size(), a.findings.size());
-    for (size_t i = 0; i < a.findings.size(); ++i) {
-      EXPECT_EQ(b.findings[i].id, a.findings[i].id);
-      EXPECT_EQ(b.findings[i].description, a.findings[i].description);
-      EXPECT_EQ(b.findings[i].program, a.findings[i].program);
-      EXPECT_EQ(b.findings[i].occurrences, a.findings[i].occurrences);
-      EXPECT_EQ(b.findings[i].first_iteration, a.findings[i].first_iteration);
-    }
+    expect_same_results(a, b);
     // The shrunk fixtures are the same files, byte for byte.
     ASSERT_EQ(c.fixtures.size(), alone.fixtures.size());
     for (const auto& [path, bytes] : alone.fixtures) {

@@ -28,9 +28,13 @@ t = CliCheck(seqconf, work)
 schema = os.path.join(source, "reports", "seqconf-fuzz.schema.json")
 validate = os.path.join(source, "tests", "reports", "validate_reports.py")
 defect = "seeded=at.negative_off_by_one"
+# Shorter campaigns under the sanitizers (tools/sanitize.sh sets SEQCONF_SANITIZED).
+sanitized = bool(os.environ.get("SEQCONF_SANITIZED"))
+seeded_programs = "100" if sanitized else "300"
+ort_programs = "300" if sanitized else "1000"
 
 
-def fuzz(cwd, name, *extra, runtime=defect, iterations="300", seed="1"):
+def fuzz(cwd, name, *extra, runtime=defect, iterations=seeded_programs, seed="1"):
     """seqconf fuzz in cwd, report NAME.json and page NAME.html: (exit code, output, report)."""
     report, html = t.path(name + ".json"), t.path(name + ".html")
     p = subprocess.run([seqconf, "fuzz", "--runtime", runtime, "--seed", seed, "--iterations",
@@ -111,13 +115,13 @@ ort = [r for r in json.loads(p.stdout or "[]")
 if not ort or not ort[0].get("version", "").startswith("1.30"):
     print("skip: ONNX Runtime 1.30 is not available (%s)" % ort)
 else:
-    rc, out, known = fuzz(source, "ort", runtime="onnxruntime", seed="11", iterations="3000")
+    rc, out, known = fuzz(source, "ort", runtime="onnxruntime", seed="11", iterations=ort_programs)
     t.check(rc == 0 and known["new_departures"] == 0 and len(known["departures"]) > 0
             and known["expectations_file"] == os.path.join("expectations", "onnxruntime.json"),
             "ONNX Runtime: %d findings in %d departures, all known, exit 0 (%d)"
             % (len(known["findings"]), len(known["departures"]), rc))
     rc, out, fresh = fuzz(source, "ort-new", "--no-expectations", runtime="onnxruntime",
-                          seed="11", iterations="3000")
+                          seed="11", iterations=ort_programs)
     t.check(rc == 1 and fresh["new_departures"] == len(known["departures"]),
             "ONNX Runtime with --no-expectations: %d new departures, exit 1 (%d)"
             % (fresh["new_departures"], rc))
