@@ -25,27 +25,34 @@
 
 namespace seqconf::difffuzz {
 
-RunResult run_on(Runtime& rt, const BuiltProgram& b) {
-  RunResult r;
-  RunError err;
-  std::unique_ptr<PreparedModel> pm;
+Prepared prepare_on(Runtime& rt, const BuiltProgram& b) {
+  Prepared p;
   try {
-    pm = rt.prepare_shared("fuzz.onnx", b.model, &err);
+    p.model = rt.prepare_shared("fuzz.onnx", b.model, &p.error);
   } catch (const std::exception& e) {
-    err.kind = RunError::Kind::internal;
-    err.message = e.what();
+    p.error.kind = RunError::Kind::internal;
+    p.error.message = e.what();
   }
-  if (!pm) {
-    r.error = err;
+  return p;
+}
+
+RunResult run_prepared(const Prepared& p, const std::vector<Value>& inputs) {
+  RunResult r;
+  if (!p.model) {
+    r.error = p.error;
     return r;
   }
   try {
-    return pm->run(b.inputs);
+    return p.model->run(inputs);
   } catch (const std::exception& e) {
     r.error.kind = RunError::Kind::internal;
     r.error.message = e.what();
   }
   return r;
+}
+
+RunResult run_on(Runtime& rt, const BuiltProgram& b) {
+  return run_prepared(prepare_on(rt, b), b.inputs);
 }
 
 namespace {
@@ -716,37 +723,12 @@ FuzzResult run_campaign(Runtime& runtime, const FuzzOptions& options) {
     const size_t i = options.first_iteration + r.first + k;
     s.built = build(s.program);
     ++counts[w].sessions;
-    RunError reference_error, runtime_error;
-    const auto prepare = [&](Runtime& rt, RunError* err) {
-      std::unique_ptr<PreparedModel> pm;
-      try {
-        pm = rt.prepare_shared("fuzz.onnx", s.built.model, err);
-      } catch (const std::exception& e) {
-        err->kind = RunError::Kind::internal;
-        err->message = e.what();
-      }
-      return pm;
-    };
-    const auto run = [](PreparedModel* pm, const RunError& err, const std::vector<Value>& in) {
-      RunResult r;
-      if (!pm) {
-        r.error = err;
-        return r;
-      }
-      try {
-        return pm->run(in);
-      } catch (const std::exception& e) {
-        r.error.kind = RunError::Kind::internal;
-        r.error.message = e.what();
-      }
-      return r;
-    };
-    const auto on_reference = prepare(*references[w], &reference_error);
-    const auto on_runtime = prepare(*runtimes[w], &runtime_error);
-    s.evaluation = judge(s.built, run(on_reference.get(), reference_error, s.built.inputs),
-                         run(on_runtime.get(), runtime_error, s.built.inputs));
+    const Prepared on_reference = prepare_on(*references[w], s.built);
+    const Prepared on_runtime = prepare_on(*runtimes[w], s.built);
+    s.evaluation = judge(s.built, run_prepared(on_reference, s.built.inputs),
+                         run_prepared(on_runtime, s.built.inputs));
     // A model either side cannot prepare gives the same verdict whatever the values.
-    if (!on_reference || !on_runtime) return;
+    if (!on_reference.model || !on_runtime.model) return;
     const auto behaviour = [](const Evaluation& e) {
       return std::to_string(static_cast<int>(e.verdict)) + "|" + e.kind + "|" + e.op + "|" +
              e.reference.error.code + "|" +
@@ -768,7 +750,7 @@ FuzzResult run_campaign(Runtime& runtime, const FuzzOptions& options) {
       for (const Program& q : drawn) inputs.push_back(build(q).inputs);
       std::vector<RunResult> found;
       try {
-        found = on_runtime->run_many(inputs);
+        found = on_runtime.model->run_many(inputs);
       } catch (const std::exception& e) {
         found.assign(inputs.size(), RunResult());
         for (RunResult& f : found) {
@@ -779,8 +761,7 @@ FuzzResult run_campaign(Runtime& runtime, const FuzzOptions& options) {
       bool fresh = false;
       for (size_t t = 0; t < drawn.size(); ++t) {
         InputSetRun set{j++, std::move(drawn[t]), {}};
-        set.evaluation = judge(s.built, run(on_reference.get(), reference_error, inputs[t]),
-                               std::move(found[t]));
+        set.evaluation = judge(s.built, run_prepared(on_reference, inputs[t]), std::move(found[t]));
         fresh |= seen.insert(behaviour(set.evaluation)).second;
         if (set.evaluation.verdict != Verdict::disagree) {
           set.evaluation.reference = RunResult();

@@ -46,7 +46,18 @@ struct Evaluation {
 
 Evaluation evaluate(const Program& p, Runtime& reference, Runtime& runtime);
 
-// Prepares and runs a built program (or packed programs); exceptions become internal errors.
+// A built program's model prepared on a runtime, or why it was not (an exception becomes an
+// internal error).
+struct Prepared {
+  std::unique_ptr<PreparedModel> model;
+  RunError error;
+};
+Prepared prepare_on(Runtime& runtime, const BuiltProgram& b);
+// Runs inputs on a prepared model: the preparation's error when there is no model; an
+// exception becomes an internal error.
+RunResult run_prepared(const Prepared& prepared, const std::vector<Value>& inputs);
+
+// Prepares and runs a built program (or packed programs): run_prepared(prepare_on(...)).
 RunResult run_on(Runtime& runtime, const BuiltProgram& b);
 
 // The verdict of the runtime's result `found` against the reference's for one built program

@@ -124,8 +124,7 @@ nlohmann::ordered_json campaign_report_json(const FuzzResult& r, const FuzzOptio
   nlohmann::ordered_json list = nlohmann::ordered_json::array();
   size_t fresh = 0;
   for (const auto* d : departures) {
-    nlohmann::ordered_json dj =
-        nlohmann::ordered_json::parse(reports::departure_to_json(*d).dump());
+    nlohmann::ordered_json dj = reports::departure_to_json(*d);
     dj["new"] = is_new(*d);
     dj["programs"] = programs_of(*d, r);
     const FuzzFinding* smallest = finding_of_case(r, d->smallest);
