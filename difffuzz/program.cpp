@@ -157,8 +157,10 @@ BuiltProgram build(const Program& p) {
       cur = b.input("seq_in", Sequence(p.elem, p.tensors));
       break;
     case SourceKind::empty: {
+      // float: the attribute left to its default ("The default type is 'float'.").
       auto& n = b.node("SequenceEmpty", {}, {"seq_empty"});
-      *n.add_attribute() = model::int_attribute("dtype", static_cast<int64_t>(p.elem));
+      if (p.elem != DataType::float32)
+        *n.add_attribute() = model::int_attribute("dtype", static_cast<int64_t>(p.elem));
       cur = "seq_empty";
       cur_op = "SequenceEmpty";
       break;

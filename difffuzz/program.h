@@ -1,7 +1,8 @@
 // Random programs for differential fuzzing: a chain of sequence operators over one "current"
 // sequence, with side outputs, as one ONNX model plus its input values.
 //
-//   source:  a graph input sequence | SequenceEmpty | SequenceConstruct(tensors)
+//   source:  a graph input sequence | SequenceEmpty (float by its default dtype) |
+//            SequenceConstruct(tensors)
 //   steps:   SequenceInsert / SequenceErase replace the current sequence;
 //            SequenceAt, SequenceLength, ConcatFromSequence, SplitToSequence (of its own input
 //            tensor) and SequenceMap (over the current sequence) add a graph output.

@@ -37,6 +37,7 @@ const std::vector<PropertyDef>& all_properties() {
     add_split_properties(v);
     add_map_properties(v);
     add_value_properties(v);
+    add_concat_properties(v);
     return v;
   }();
   return all;

@@ -28,5 +28,6 @@ void add_position_properties(std::vector<PropertyDef>& out);
 void add_split_properties(std::vector<PropertyDef>& out);
 void add_map_properties(std::vector<PropertyDef>& out);
 void add_value_properties(std::vector<PropertyDef>& out);
+void add_concat_properties(std::vector<PropertyDef>& out);
 
 }  // namespace seqconf::properties

@@ -171,11 +171,14 @@ std::vector<SpecClause> make_table() {
        11,
        "Constrain input types to all tensor types."},
 
-      // Operators the suite runs around the five (graph sources and sinks).
+      // The four companion operators: graph sources and sinks of the five, and operators
+      // under test themselves.
       {"SequenceEmpty.summary",
        {"SequenceEmpty"},
        11,
        "Construct an empty tensor sequence, with given data type."},
+      {"SequenceEmpty.dtype_default", {"SequenceEmpty"}, 11, "The default type is 'float'."},
+      {"SequenceEmpty.types", {"SequenceEmpty"}, 11, "Constrain output types to any tensor type."},
       {"SequenceConstruct.summary",
        {"SequenceConstruct"},
        11,
@@ -184,11 +187,19 @@ std::vector<SpecClause> make_table() {
        {"SequenceConstruct"},
        11,
        "All tensors in 'inputs' must have the same data type."},
+      {"SequenceConstruct.types",
+       {"SequenceConstruct"},
+       11,
+       "Constrain input types to any tensor type."},
       {"SequenceLength.summary",
        {"SequenceLength"},
        11,
        "Produces a scalar(tensor of empty shape) containing the number of tensors in "
        "'input_sequence'."},
+      {"SequenceLength.int64",
+       {"SequenceLength"},
+       11,
+       "Constrain output to integral tensor. It must be a scalar(tensor of empty shape)."},
       {"ConcatFromSequence.summary",
        {"ConcatFromSequence"},
        11,
@@ -206,6 +217,15 @@ std::vector<SpecClause> make_table() {
        {"ConcatFromSequence"},
        11,
        "When 'new_axis' is 1, the behavior is similar to numpy.stack."},
+      {"ConcatFromSequence.concatenate",
+       {"ConcatFromSequence"},
+       11,
+       "By default 'new_axis' is 0, the behavior is similar to numpy.concatenate."},
+      {"ConcatFromSequence.new_axis_range",
+       {"ConcatFromSequence"},
+       11,
+       "When `new_axis` is 1, accepted range is `[-r - 1, r]`."},
+      {"ConcatFromSequence.axis_required", {"ConcatFromSequence"}, 11, "Which axis to concat on."},
   };
 }
 

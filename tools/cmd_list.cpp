@@ -49,17 +49,20 @@ std::string catalog_context(const catalog::CatalogCase& c) {
   return context_of(params);
 }
 
+// The op column: the longest name, ConcatFromSequence, and two spaces.
+constexpr int kOpWidth = 20;
+
 // Cases (must-reject) by op, then by the key of a column.
 using CountTable = std::map<std::string, std::map<std::string, std::pair<int, int>>>;
 
 // One row per op: "cases(must-reject)" per column, then the row's total.
 void print_count_table(const CountTable& table, const std::vector<std::string>& columns,
                        int width) {
-  std::cout << std::left << std::setw(16) << "op";
+  std::cout << std::left << std::setw(kOpWidth) << "op";
   for (const auto& column : columns) std::cout << std::setw(width) << column;
   std::cout << "total\n";
   for (const auto& [op, row] : table) {
-    std::cout << std::setw(16) << op;
+    std::cout << std::setw(kOpWidth) << op;
     int total = 0, total_reject = 0;
     for (const auto& column : columns) {
       const auto it = row.find(column);
@@ -111,7 +114,7 @@ void print_coverage(const std::vector<const catalog::CatalogCase*>& cases) {
     }
   for (const auto& [op, fs] : features)
     for (const auto& [feature, f] : fs)
-      std::cout << "  " << std::setw(16) << op << std::setw(40) << feature << std::right
+      std::cout << "  " << std::setw(kOpWidth) << op << std::setw(40) << feature << std::right
                 << std::setw(5) << std::get<0>(f) << std::setw(5) << std::get<1>(f).size() << "/"
                 << kCarriedDataTypes.size() << std::setw(5) << std::get<2>(f) << std::left << "\n";
   // Must-reject cases by error code; ambiguous cases.

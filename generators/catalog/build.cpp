@@ -384,6 +384,10 @@ const std::vector<CatalogCase>& all_cases() {
     add_sequence_insert_cases(v);
     add_split_to_sequence_cases(v);
     add_sequence_map_cases(v);
+    add_concat_from_sequence_cases(v);
+    add_sequence_construct_cases(v);
+    add_sequence_empty_cases(v);
+    add_sequence_length_cases(v);
     for (size_t i = 0, n = v.size(); i < n; ++i)
       if (auto e = with_empty_name(v[i])) v.push_back(std::move(*e));
     const auto by_id = [](const CatalogCase& a, const CatalogCase& b) { return a.id() < b.id(); };

@@ -122,7 +122,8 @@ struct CatalogCase {
   // its graph contexts from the rotation of its stage (the lowest of its cases), so adding a
   // stage leaves the contexts of the earlier ones as they were: 0 the first corpus, 1
   // SplitToSequence-24 and bfloat16, 2 SequenceMap bodies of Reshape, Cast, Concat, Gather, Less,
-  // 3 edge values (values=edge), 4 the values that show a lossy copy (values=bits).
+  // 3 edge values (values=edge), 4 the values that show a lossy copy (values=bits), 5 the
+  // companion operators (ConcatFromSequence, SequenceConstruct, SequenceEmpty, SequenceLength).
   int stage = 0;
   // How the case's files write its tensors (data sets, initializers and Constant nodes).
   TensorEncoding encoding = TensorEncoding::raw_data;
@@ -141,6 +142,12 @@ void add_sequence_erase_cases(std::vector<CatalogCase>& out);
 void add_sequence_insert_cases(std::vector<CatalogCase>& out);
 void add_split_to_sequence_cases(std::vector<CatalogCase>& out);
 void add_sequence_map_cases(std::vector<CatalogCase>& out);
+// The companion operators, under test like the five (one file each).
+inline constexpr int kCompanionStage = 5;
+void add_concat_from_sequence_cases(std::vector<CatalogCase>& out);
+void add_sequence_construct_cases(std::vector<CatalogCase>& out);
+void add_sequence_empty_cases(std::vector<CatalogCase>& out);
+void add_sequence_length_cases(std::vector<CatalogCase>& out);
 
 std::string folder_for_id(const std::string& id);
 

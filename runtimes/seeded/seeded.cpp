@@ -10,7 +10,9 @@ const std::vector<Defect>& defects() {
   static const std::vector<Defect> all = [] {
     std::vector<Defect> v;
     for (auto part : {sequence_at_defects, sequence_erase_defects, sequence_insert_defects,
-                      sequence_map_defects, split_to_sequence_defects, value_defects, bits_defects})
+                      sequence_map_defects, split_to_sequence_defects, concat_from_sequence_defects,
+                      sequence_construct_defects, sequence_empty_defects, sequence_length_defects,
+                      value_defects, bits_defects})
       for (Defect& d : part()) v.push_back(std::move(d));
     return v;
   }();

@@ -39,6 +39,10 @@ std::vector<Defect> sequence_erase_defects();
 std::vector<Defect> sequence_insert_defects();
 std::vector<Defect> sequence_map_defects();
 std::vector<Defect> split_to_sequence_defects();
+std::vector<Defect> concat_from_sequence_defects();
+std::vector<Defect> sequence_construct_defects();
+std::vector<Defect> sequence_empty_defects();
+std::vector<Defect> sequence_length_defects();
 std::vector<Defect> value_defects();  // in the values every operator returns
 std::vector<Defect> bits_defects();   // in the bits of copied values (values.cpp)
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "properties/properties.h"
+#include "reference/support/support_ops.h"
 
 namespace seqconf::properties {
 
@@ -304,6 +305,35 @@ Mutant empty_sequence_decoded_as_float() {
   return m;
 }
 
+// ConcatFromSequence with new_axis=1 stacks on a new last axis whatever the axis says.
+Mutant concat_stacks_on_last_axis() {
+  Mutant m{"concat_stacks_on_last_axis",
+           "ConcatFromSequence with new_axis=1 stacks on a new last axis, whatever axis says",
+           reference_ops(),
+           {"ConcatFromSequence/StackedSlicesAreTheElements"}};
+  m.ops.concat_from_sequence = [](const Sequence& s, int64_t axis, int64_t new_axis) {
+    if (new_axis == 1 && !s.empty()) axis = static_cast<int64_t>(s.at(0).rank());
+    return support::ConcatFromSequence(s, axis, new_axis);
+  };
+  return m;
+}
+
+// ConcatFromSequence with new_axis=1 counts a negative axis from the back of the r input axes
+// instead of the r + 1 output axes.
+Mutant concat_new_axis_negative_against_r() {
+  Mutant m{"concat_new_axis_negative_against_r",
+           "ConcatFromSequence with new_axis=1 normalizes a negative axis against r instead "
+           "of r + 1",
+           reference_ops(),
+           {"ConcatFromSequence/StackedSlicesAreTheElements"}};
+  m.ops.concat_from_sequence = [](const Sequence& s, int64_t axis, int64_t new_axis) {
+    const auto r = s.empty() ? 0 : static_cast<int64_t>(s.at(0).rank());
+    if (new_axis == 1 && axis < 0 && axis + r >= 0) axis += r;
+    return support::ConcatFromSequence(s, axis, new_axis);
+  };
+  return m;
+}
+
 }  // namespace
 
 std::vector<Mutant> all_mutants() {
@@ -321,7 +351,9 @@ std::vector<Mutant> all_mutants() {
           map_reverses_samples(),
           map_empty_output_is_float(),
           map_length_unchecked(),
-          empty_sequence_decoded_as_float()};
+          empty_sequence_decoded_as_float(),
+          concat_stacks_on_last_axis(),
+          concat_new_axis_negative_against_r()};
 }
 
 }  // namespace seqconf::properties

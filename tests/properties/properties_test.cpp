@@ -92,6 +92,11 @@ RC_GTEST_PROP(SequenceMap, LengthMismatchRejected, ()) {
   check_on_reference("SequenceMap/LengthMismatchRejected");
 }
 
+// ConcatFromSequence
+RC_GTEST_PROP(ConcatFromSequence, StackedSlicesAreTheElements, ()) {
+  check_on_reference("ConcatFromSequence/StackedSlicesAreTheElements");
+}
+
 // Values
 RC_GTEST_PROP(Types, ElementTypePreserved, ()) { check_on_reference("Types/ElementTypePreserved"); }
 RC_GTEST_PROP(Proto, RoundTripBothEncodings, ()) {
