@@ -50,7 +50,7 @@ CONTEXTS = [
      "three iterations, each overwriting the carried outputs"),
     ("sequence_map_body", "`sequence_map_body`",
      "in a SequenceMap body over one sample, its sequence read from the outer scope "
-     "(SequenceAt: the only operator with a tensor output)"),
+     "(the operators with one tensor output: SequenceAt, ConcatFromSequence, SequenceLength)"),
     ("chained", "`chained`",
      "sequence operands and outputs pass through SequenceInsert + SequenceErase at -1"),
 ]

@@ -26,7 +26,8 @@
 //                      outputs (the expected tensor stacked once per iteration).
 //   sequence_map_body  the node sits in a SequenceMap body run over a one-element sequence,
 //                      its tensor operands passed as SequenceMap inputs and its sequences read from
-//                      the outer scope (operators with one tensor output: SequenceAt); the output
+//                      the outer scope (operators with one tensor output: SequenceAt,
+//                      ConcatFromSequence, SequenceLength); the output
 //                      is the one-element sequence of the expected tensor.
 //   chained            every sequence operand comes from SequenceInsert then SequenceErase at -1
 //                      (which give the sequence back), and every sequence output goes through the
