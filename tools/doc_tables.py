@@ -53,6 +53,15 @@ CONTEXTS = [
      "(the operators with one tensor output: SequenceAt, ConcatFromSequence, SequenceLength)"),
     ("chained", "`chained`",
      "sequence operands and outputs pass through SequenceInsert + SequenceErase at -1"),
+    ("list_append", "`list_append`",
+     "SequenceInsert appends (or prepends) one row of a tensor per Loop iteration to a list "
+     "carried from SequenceEmpty, then SequenceLength, ConcatFromSequence and SequenceAt(-1)"),
+    ("loop_counter_position", "`loop_counter_position`",
+     "the Loop's iteration counter (or it minus the length) is SequenceAt's or SequenceErase's "
+     "position"),
+    ("split_then_gather", "`split_then_gather`",
+     "SplitToSequence (keepdims=0), SequenceAt at 0 and -1, ConcatFromSequence (new_axis=1) "
+     "back"),
 ]
 
 

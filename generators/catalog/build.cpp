@@ -393,6 +393,7 @@ const std::vector<CatalogCase>& all_cases() {
     const auto by_id = [](const CatalogCase& a, const CatalogCase& b) { return a.id() < b.id(); };
     std::sort(v.begin(), v.end(), by_id);
     v = in_sampled_contexts(v);
+    add_pattern_cases(v);
     std::sort(v.begin(), v.end(), by_id);
     std::set<std::string> ids, folders;
     for (const auto& c : v) {

@@ -125,6 +125,9 @@ struct CatalogCase {
   // 3 edge values (values=edge), 4 the values that show a lossy copy (values=bits), 5 the
   // companion operators (ConcatFromSequence, SequenceConstruct, SequenceEmpty, SequenceLength).
   int stage = 0;
+  // Exporter patterns (patterns.cpp): the whole graph but its outputs, built by the catalog;
+  // the graph inputs are `inputs` then `context_inputs`, all fed.
+  std::optional<onnx::GraphProto> pattern;
   // How the case's files write its tensors (data sets, initializers and Constant nodes).
   TensorEncoding encoding = TensorEncoding::raw_data;
 
@@ -148,6 +151,8 @@ void add_concat_from_sequence_cases(std::vector<CatalogCase>& out);
 void add_sequence_construct_cases(std::vector<CatalogCase>& out);
 void add_sequence_empty_cases(std::vector<CatalogCase>& out);
 void add_sequence_length_cases(std::vector<CatalogCase>& out);
+// Exporter patterns, each a context of its own (patterns.cpp); added after the sampling.
+void add_pattern_cases(std::vector<CatalogCase>& out);
 
 std::string folder_for_id(const std::string& id);
 

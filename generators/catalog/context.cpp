@@ -10,8 +10,10 @@ namespace seqconf::catalog {
 namespace {
 
 const std::vector<std::string> kContexts = {
-    "inputs",    "initializers", "constant_nodes",    "all_constant",
-    "if_branch", "loop_body",    "sequence_map_body", "chained"};
+    "inputs", "initializers", "constant_nodes", "all_constant", "if_branch", "loop_body",
+    "sequence_map_body", "chained",
+    // Exporter patterns (patterns.cpp).
+    "list_append", "loop_counter_position", "split_then_gather"};
 
 bool has_tensor_operand(const CatalogCase& c) {
   for (const auto& in : c.inputs)
@@ -401,18 +403,22 @@ std::optional<CatalogCase> with_empty_name(const CatalogCase& base) {
 
 onnx::ModelProto build_context_model(const CatalogCase& c) {
   onnx::GraphProto g;
+  if (c.pattern) {
+    g = *c.pattern;  // the pattern's own graph, inputs and nodes
+  } else {
+    add_operands(g, c);
+    if (c.context == "if_branch")
+      add_if(g, c);
+    else if (c.context == "loop_body")
+      add_loop(g, c);
+    else if (c.context == "sequence_map_body")
+      add_sequence_map(g, c);
+    else if (c.context == "chained")
+      add_chained(g, c);
+    else
+      *g.add_node() = c.node;
+  }
   g.set_name(c.folder());
-  add_operands(g, c);
-  if (c.context == "if_branch")
-    add_if(g, c);
-  else if (c.context == "loop_body")
-    add_loop(g, c);
-  else if (c.context == "sequence_map_body")
-    add_sequence_map(g, c);
-  else if (c.context == "chained")
-    add_chained(g, c);
-  else
-    *g.add_node() = c.node;
   for (size_t i = 0; i < c.output_names.size(); ++i)
     *g.add_output() = model::value_info(c.output_names[i], output_type(c, i));
   return model::make_model(std::move(g), c.opset);
