@@ -59,6 +59,10 @@ CONTEXTS = [
     ("loop_counter_position", "`loop_counter_position`",
      "the Loop's iteration counter (or it minus the length) is SequenceAt's or SequenceErase's "
      "position"),
+    ("loop_carried", "`loop_carried`",
+     "a sequence (SequenceInsert, SequenceErase) or a tensor (SplitToSequence then "
+     "ConcatFromSequence) carried through a Loop of 0, 1, 3 or 17 iterations, each applying the "
+     "operator"),
     ("split_then_gather", "`split_then_gather`",
      "SplitToSequence (keepdims=0), SequenceAt at 0 and -1, ConcatFromSequence (new_axis=1) "
      "back"),

@@ -12,6 +12,11 @@
 //                          SequenceAt(S, i - SequenceLength(S)) as scan outputs, SequenceErase
 //                          of a carried sequence at i; a trip count that takes the position past
 //                          the end in iteration k is rejected.
+//   loop_carried           a sequence carried through a Loop of 0, 1, 3 or 17 iterations, each
+//                          applying the operator under test to it: SequenceInsert (at the end,
+//                          the front, before the last), SequenceErase (the last, the first), or
+//                          SplitToSequence then ConcatFromSequence of a carried tensor; erasing
+//                          past the sequence's length is rejected in the iteration that does it.
 //   split_then_gather      torch.unbind / torch.stack: SplitToSequence (keepdims=0) then
 //                          SequenceAt at 0 and -1 and ConcatFromSequence (new_axis=1) on the
 //                          same axis, which gives the input back.
@@ -286,6 +291,159 @@ void add_loop_counter_cases(std::vector<CatalogCase>& out) {
     out.push_back(counter_case(k));
 }
 
+// ---- loop_carried ---------------------------------------------------------------------------
+
+struct CarriedConfig {
+  std::string op = "SequenceInsert";  // SequenceInsert | SequenceErase | SplitToSequence
+  std::string position = "absent";    // absent | 0 | -1 (SequenceInsert, SequenceErase)
+  int n = 2;                          // the initial sequence's length
+  int trips = 3;
+  DataType dtype = DataType::float32;
+};
+
+// One Loop carrying `carried` (of type `type`) and applying `nodes` to body input
+// "carried_in" to give body output "carried_out".
+onnx::NodeProto carrying_loop(const onnx::TypeProto& type, std::vector<onnx::NodeProto> nodes,
+                              const std::string& initial, const std::string& final_name) {
+  onnx::GraphProto body;
+  body.set_name("carried_body");
+  *body.add_input() = model::value_info("iteration", tensor_type(DataType::int64, {}));
+  *body.add_input() = model::value_info("cond_in", tensor_type(DataType::bool_, {}));
+  *body.add_input() = model::value_info("carried_in", type);
+  for (auto& n : nodes) *body.add_node() = std::move(n);
+  *body.add_node() = model::node("Identity", {"cond_in"}, {"cond_out"});
+  *body.add_output() = model::value_info("cond_out", tensor_type(DataType::bool_, {}));
+  *body.add_output() = model::value_info("carried_out", type);
+  onnx::NodeProto loop = model::node("Loop", {"trip_count", "", initial}, {final_name});
+  *loop.add_attribute() = model::graph_attribute("body", std::move(body));
+  return loop;
+}
+
+CatalogCase carried_case(const CarriedConfig& k) {
+  std::vector<Param> params = {{"n", std::to_string(k.n)}};
+  if (k.op != "SplitToSequence") params.push_back({"position", k.position});
+  CatalogCase c = pattern_case(k.op, k.dtype, std::move(params), "loop_carried", k.trips);
+  c.context_inputs = {{"trip_count", int_scalar(DataType::int64, k.trips)}};
+  onnx::GraphProto g;
+  g.set_name(c.folder());
+  if (k.op == "SplitToSequence") {
+    // X of shape [2, 3]; each iteration splits it on axis 1 into [1, 2] and concatenates the
+    // chunks back: X again, whatever the trip count.
+    const KeyTensor x = key_tensor({2, 3}, 1);
+    c.inputs = {{"input", materialize(k.dtype, x)}};
+    *g.add_input() = model::value_info("input", declared_type(c.inputs[0].value));
+    *g.add_input() = model::value_info("trip_count", tensor_type(DataType::int64, {}));
+    *g.add_initializer() = tensor_to_proto(int_tensor(DataType::int64, {2}, {1, 2}),
+                                           TensorEncoding::raw_data, "split");
+    std::vector<onnx::NodeProto> nodes;
+    nodes.push_back(
+        with_int(model::node("SplitToSequence", {"carried_in", "split"}, {"chunks"}), "axis", 1));
+    nodes.push_back(
+        with_int(model::node("ConcatFromSequence", {"chunks"}, {"carried_out"}), "axis", 1));
+    *g.add_node() = carrying_loop(tensor_type(k.dtype), std::move(nodes), "input", "output");
+    c.output_names = {"output"};
+    c.output_types = {tensor_type(k.dtype)};
+    c.spec = spec_passage({"SplitToSequence.split_list", "ConcatFromSequence.summary"});
+    c.outputs = {Value(materialize(k.dtype, x))};
+    c.details["pattern"] =
+        "a Loop that carries a [2, 3] tensor, splits it on axis 1 into [1, 2] and concatenates "
+        "the chunks back each iteration";
+    c.pattern = std::move(g);
+    return c;
+  }
+  // A sequence of n tensors of shape [2] carried through the Loop; SequenceInsert inserts the
+  // tensor `inserted` each iteration, SequenceErase erases one.
+  std::vector<KeyTensor> list;
+  for (int i = 0; i < k.n; ++i) list.push_back(key_tensor({2}, 2 * i + 1));
+  const KeyTensor inserted = key_tensor({2}, 100);
+  c.inputs = {{"input_sequence", materialize_sequence(k.dtype, list)}};
+  *g.add_input() = model::value_info("input_sequence", sequence_type(k.dtype));
+  if (k.op == "SequenceInsert") {
+    c.inputs.push_back({"tensor", materialize(k.dtype, inserted)});
+    *g.add_input() = model::value_info("tensor", declared_type(c.inputs[1].value));
+  }
+  *g.add_input() = model::value_info("trip_count", tensor_type(DataType::int64, {}));
+  std::vector<std::string> inputs = {"carried_in"};
+  if (k.op == "SequenceInsert") inputs.push_back("tensor");
+  if (k.position != "absent") {
+    add_int_initializer(g, "position", std::stoll(k.position));
+    inputs.push_back("position");
+  }
+  std::vector<onnx::NodeProto> nodes;
+  nodes.push_back(model::node(k.op, inputs, {"carried_out"}));
+  *g.add_node() =
+      carrying_loop(sequence_type(k.dtype), std::move(nodes), "input_sequence", "output_sequence");
+  c.output_names = {"output_sequence"};
+  c.output_types = {sequence_type(k.dtype)};
+  // Each iteration applies the operator to what the previous one left, a negative position
+  // counted from the back of that sequence (n + p).
+  std::optional<int> rejected_in;
+  for (int i = 0; i < k.trips && !rejected_in; ++i) {
+    const auto n = static_cast<int64_t>(list.size());
+    if (k.op == "SequenceInsert") {
+      const int64_t p = k.position == "absent" ? n : std::stoll(k.position);
+      list.insert(list.begin() + (p < 0 ? p + n : p), inserted);
+    } else {
+      const int64_t p = k.position == "absent" ? n - 1 : std::stoll(k.position);
+      const int64_t at = p < 0 ? p + n : p;
+      if (at < 0 || at >= n)
+        rejected_in = i;
+      else
+        list.erase(list.begin() + at);
+    }
+  }
+  if (rejected_in) {
+    // Iteration `rejected_in` erases from the empty sequence: [-0, 0 - 1] holds no position.
+    c.spec = spec_passage({"position.range"});
+    c.error = ErrorCode::position_out_of_range;
+    c.details["rejected_in_iteration"] = *rejected_in;
+  } else if (k.op == "SequenceInsert") {
+    c.spec = k.position == "absent"
+                 ? spec_passage({"SequenceInsert.summary", "SequenceInsert.position_default"})
+                 : spec_passage({"SequenceInsert.summary", "SequenceInsert.position_range"});
+    c.outputs = {materialize_sequence(k.dtype, list)};
+  } else {
+    c.spec = k.position == "absent"
+                 ? spec_passage({"SequenceErase.summary", "SequenceErase.position_default"})
+                 : spec_passage({"SequenceErase.summary", "position.range"});
+    c.outputs = {materialize_sequence(k.dtype, list)};
+  }
+  c.details["pattern"] =
+      "a Loop of trip_count iterations that carries input_sequence and applies " + k.op +
+      " to it each iteration";
+  c.pattern = std::move(g);
+  return c;
+}
+
+void add_loop_carried_cases(std::vector<CatalogCase>& out) {
+  // SequenceInsert at the end, the front and before the last, 0, 1, 3 and 17 iterations.
+  for (const auto& k : Params<CarriedConfig>()
+                           .combine(&CarriedConfig::position, {"absent", "0", "-1"})
+                           .combine(&CarriedConfig::trips, {0, 1, 3, 17})
+                           .combine(&CarriedConfig::dtype, kRepresentativeTypes))
+    out.push_back(carried_case(k));
+  // SequenceErase of the last and the first of 18, 0, 1, 3 and 17 iterations; of 2, 3
+  // iterations: the third erases from the empty sequence.
+  for (const auto& k : Params<CarriedConfig>()
+                           .combine(&CarriedConfig::op, {"SequenceErase"})
+                           .combine(&CarriedConfig::position, {"absent", "0"})
+                           .combine(&CarriedConfig::n, {18})
+                           .combine(&CarriedConfig::trips, {0, 1, 3, 17})
+                           .combine(&CarriedConfig::dtype, kRepresentativeTypes))
+    out.push_back(carried_case(k));
+  for (const auto& k : Params<CarriedConfig>()
+                           .combine(&CarriedConfig::op, {"SequenceErase"})
+                           .combine(&CarriedConfig::position, {"absent", "0"})
+                           .combine(&CarriedConfig::dtype, kRepresentativeTypes))
+    out.push_back(carried_case(k));
+  // SplitToSequence then ConcatFromSequence of a carried tensor.
+  for (const auto& k : Params<CarriedConfig>()
+                           .combine(&CarriedConfig::op, {"SplitToSequence"})
+                           .combine(&CarriedConfig::trips, {0, 1, 3, 17})
+                           .combine(&CarriedConfig::dtype, kRepresentativeTypes))
+    out.push_back(carried_case(k));
+}
+
 // ---- split_then_gather ----------------------------------------------------------------------
 
 struct UnbindConfig {
@@ -353,6 +511,7 @@ void add_split_then_gather_cases(std::vector<CatalogCase>& out) {
 void add_pattern_cases(std::vector<CatalogCase>& out) {
   add_list_append_cases(out);
   add_loop_counter_cases(out);
+  add_loop_carried_cases(out);
   add_split_then_gather_cases(out);
 }
 

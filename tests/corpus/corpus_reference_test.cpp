@@ -283,17 +283,18 @@ TEST(Corpus, ContextsPerOperator) {
     for (const auto& d : drop) s.erase(d);
     return s;
   };
-  auto with = [](std::set<std::string> s, const std::string& pattern) {
-    s.insert(pattern);
+  auto with = [](std::set<std::string> s, const std::vector<std::string>& patterns) {
+    s.insert(patterns.begin(), patterns.end());
     return s;
   };
-  EXPECT_EQ(contexts["SequenceAt"], with(all, "loop_counter_position"));
+  EXPECT_EQ(contexts["SequenceAt"], with(all, {"loop_counter_position"}));
   EXPECT_EQ(contexts["SequenceErase"],
-            with(without(all, {"sequence_map_body"}), "loop_counter_position"));
-  EXPECT_EQ(contexts["SequenceInsert"], with(without(all, {"sequence_map_body"}), "list_append"));
+            with(without(all, {"sequence_map_body"}), {"loop_counter_position", "loop_carried"}));
+  EXPECT_EQ(contexts["SequenceInsert"],
+            with(without(all, {"sequence_map_body"}), {"list_append", "loop_carried"}));
   EXPECT_EQ(contexts["SequenceMap"], without(all, {"sequence_map_body"}));
-  EXPECT_EQ(contexts["SplitToSequence"],
-            with(without(all, {"sequence_map_body", "all_constant"}), "split_then_gather"));
+  EXPECT_EQ(contexts["SplitToSequence"], with(without(all, {"sequence_map_body", "all_constant"}),
+                                              {"split_then_gather", "loop_carried"}));
   // The companion operators: no tensor operand but SequenceConstruct's (no initializers,
   // constant_nodes), no sequence operand for SequenceConstruct and SequenceEmpty (no
   // all_constant), a tensor output for ConcatFromSequence and SequenceLength only.
