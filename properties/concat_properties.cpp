@@ -1,5 +1,7 @@
-// Properties of ConcatFromSequence: stacking (new_axis=1) puts element i at index i of the new
-// axis, wherever the axis is and however it is written.
+// Properties of the companion operators: ConcatFromSequence's stacking (new_axis=1) puts element
+// i at index i of the new axis, wherever the axis is and however it is written;
+// SequenceConstruct keeps its inputs in order, SequenceLength counts them, SequenceEmpty is of
+// its dtype, float by default.
 #include "properties/prop_util.h"
 #include "properties/properties.h"
 #include "reference/spec_clauses.h"
@@ -58,9 +60,52 @@ void stacked_slices_are_the_elements(const OpSet& ops) {
   for (size_t i = 0; i < n; ++i) RC_ASSERT(slice_of(stacked, a, i).identical(elements[i]));
 }
 
+// 1 to 5 tensors of one type and any shapes (zero-size ones among them).
+void construct_keeps_the_inputs_in_order(const OpSet& ops) {
+  const DataType dtype = *gens::data_type();
+  const auto n = *rc::gen::inRange<size_t>(1, 6);
+  std::vector<Tensor> inputs;
+  for (size_t i = 0; i < n; ++i) inputs.push_back(*gens::tensor_of_type(dtype, 0, 3, 16));
+  size_t empty = 0;
+  for (const Tensor& t : inputs) empty += t.element_count() == 0;
+  RC_CLASSIFY(empty > 0, "a zero-size input");
+  const Sequence s = ops.sequence_construct(inputs);
+  RC_LOG() << "SequenceConstruct gave " << show(s) << std::endl;
+  RC_ASSERT(s.elem_type() == dtype);
+  RC_ASSERT(s.size() == n);
+  for (size_t i = 0; i < n; ++i) RC_ASSERT(s.at(i).identical(inputs[i]));
+}
+
+void length_is_the_number_of_tensors(const OpSet& ops) {
+  const Sequence s = *gens::sequence();
+  RC_CLASSIFY(s.empty(), "empty sequence");
+  const Tensor length = ops.sequence_length(s);
+  RC_LOG() << "SequenceLength gave " << format_tensor(length) << std::endl;
+  RC_ASSERT(length.dtype() == DataType::int64);
+  RC_ASSERT(length.shape().empty());
+  RC_ASSERT(length.int_at(0) == static_cast<int64_t>(s.size()));
+}
+
+void empty_is_of_its_dtype(const OpSet& ops) {
+  const bool given = *rc::gen::arbitrary<bool>();
+  const DataType dtype = given ? *gens::data_type() : DataType::float32;
+  RC_CLASSIFY(!given, "dtype absent");
+  const Sequence s = ops.sequence_empty(given ? std::optional<DataType>(dtype) : std::nullopt);
+  RC_ASSERT(s.empty());
+  RC_ASSERT(s.elem_type() == dtype);
+}
+
 }  // namespace
 
 void add_concat_properties(std::vector<PropertyDef>& out) {
+  out.push_back({"SequenceConstruct/KeepsTheInputsInOrder",
+                 spec_text({"SequenceConstruct.summary"}), construct_keeps_the_inputs_in_order});
+  out.push_back({"SequenceLength/IsTheNumberOfTensors",
+                 spec_text({"SequenceLength.summary", "SequenceLength.int64"}),
+                 length_is_the_number_of_tensors});
+  out.push_back({"SequenceEmpty/IsOfItsDtype",
+                 spec_text({"SequenceEmpty.summary", "SequenceEmpty.dtype_default"}),
+                 empty_is_of_its_dtype});
   out.push_back(
       {"ConcatFromSequence/StackedSlicesAreTheElements",
        spec_text({"ConcatFromSequence.new_axis_stack", "ConcatFromSequence.new_axis_range"}),

@@ -26,6 +26,11 @@ struct OpSet {
       sequence_map;
   // ConcatFromSequence-11 (axis, new_axis), the inverse the split round trip uses.
   std::function<Tensor(const Sequence&, int64_t axis, int64_t new_axis)> concat_from_sequence;
+  // SequenceConstruct-11, SequenceEmpty-11 (nullopt: the dtype attribute absent) and
+  // SequenceLength-11.
+  std::function<Sequence(const std::vector<Tensor>&)> sequence_construct;
+  std::function<Sequence(std::optional<DataType> dtype)> sequence_empty;
+  std::function<Tensor(const Sequence&)> sequence_length;
   // A SequenceMap node run through the model interpreter in its Loop expansion: the node's
   // inputs, the body graph, and the outputs.
   std::function<std::vector<Sequence>(const Sequence&, const std::vector<Value>&,

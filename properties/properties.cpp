@@ -22,6 +22,11 @@ OpSet reference_ops() {
   ops.concat_from_sequence = [](const Sequence& s, int64_t axis, int64_t new_axis) {
     return support::ConcatFromSequence(s, axis, new_axis);
   };
+  ops.sequence_construct = support::SequenceConstruct;
+  ops.sequence_empty = [](std::optional<DataType> dtype) {
+    return dtype ? support::SequenceEmpty(*dtype) : support::SequenceEmpty();
+  };
+  ops.sequence_length = support::SequenceLength;
   ops.sequence_map_expanded = run_sequence_map_expanded;
   ops.encode = [](const Value& v, TensorEncoding e) { return value_to_bytes(v, e); };
   ops.decode = [](const std::string& bytes, const onnx::TypeProto& declared) {

@@ -334,6 +334,45 @@ Mutant concat_new_axis_negative_against_r() {
   return m;
 }
 
+// SequenceConstruct leaves inputs without elements out.
+Mutant construct_drops_empty_tensors() {
+  Mutant m{"construct_drops_empty_tensors",
+           "SequenceConstruct leaves inputs without elements out of the sequence",
+           reference_ops(),
+           {"SequenceConstruct/KeepsTheInputsInOrder"}};
+  m.ops.sequence_construct = [](const std::vector<Tensor>& inputs) {
+    std::vector<Tensor> kept;
+    for (const Tensor& t : inputs)
+      if (t.element_count() != 0) kept.push_back(t);
+    return kept.empty() ? support::SequenceConstruct(inputs) : support::SequenceConstruct(kept);
+  };
+  return m;
+}
+
+// SequenceLength returns a tensor of shape [1].
+Mutant length_shape_one() {
+  Mutant m{"length_shape_one",
+           "SequenceLength returns the length as a tensor of shape [1]",
+           reference_ops(),
+           {"SequenceLength/IsTheNumberOfTensors"}};
+  m.ops.sequence_length = [](const Sequence& s) {
+    return Tensor::from_values<DataType::int64>({1}, {static_cast<int64_t>(s.size())});
+  };
+  return m;
+}
+
+// SequenceEmpty without dtype gives a sequence of int64.
+Mutant empty_default_int64() {
+  Mutant m{"empty_default_int64",
+           "SequenceEmpty without a dtype gives a sequence of int64",
+           reference_ops(),
+           {"SequenceEmpty/IsOfItsDtype"}};
+  m.ops.sequence_empty = [](std::optional<DataType> dtype) {
+    return support::SequenceEmpty(dtype.value_or(DataType::int64));
+  };
+  return m;
+}
+
 }  // namespace
 
 std::vector<Mutant> all_mutants() {
@@ -353,7 +392,10 @@ std::vector<Mutant> all_mutants() {
           map_length_unchecked(),
           empty_sequence_decoded_as_float(),
           concat_stacks_on_last_axis(),
-          concat_new_axis_negative_against_r()};
+          concat_new_axis_negative_against_r(),
+          construct_drops_empty_tensors(),
+          length_shape_one(),
+          empty_default_int64()};
 }
 
 }  // namespace seqconf::properties

@@ -92,10 +92,17 @@ RC_GTEST_PROP(SequenceMap, LengthMismatchRejected, ()) {
   check_on_reference("SequenceMap/LengthMismatchRejected");
 }
 
-// ConcatFromSequence
+// The companion operators
 RC_GTEST_PROP(ConcatFromSequence, StackedSlicesAreTheElements, ()) {
   check_on_reference("ConcatFromSequence/StackedSlicesAreTheElements");
 }
+RC_GTEST_PROP(SequenceConstruct, KeepsTheInputsInOrder, ()) {
+  check_on_reference("SequenceConstruct/KeepsTheInputsInOrder");
+}
+RC_GTEST_PROP(SequenceLength, IsTheNumberOfTensors, ()) {
+  check_on_reference("SequenceLength/IsTheNumberOfTensors");
+}
+RC_GTEST_PROP(SequenceEmpty, IsOfItsDtype, ()) { check_on_reference("SequenceEmpty/IsOfItsDtype"); }
 
 // Values
 RC_GTEST_PROP(Types, ElementTypePreserved, ()) { check_on_reference("Types/ElementTypePreserved"); }
