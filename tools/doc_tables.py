@@ -63,6 +63,9 @@ CONTEXTS = [
      "a sequence (SequenceInsert, SequenceErase) or a tensor (SplitToSequence then "
      "ConcatFromSequence) carried through a Loop of 0, 1, 3 or 17 iterations, each applying the "
      "operator"),
+    ("scan_of_sequences", "`scan_of_sequences`",
+     "a Loop's scan outputs built from sequence values: SequenceAt(S, i) split into chunks, "
+     "stacked back by ConcatFromSequence and counted by SequenceLength"),
     ("split_then_gather", "`split_then_gather`",
      "SplitToSequence (keepdims=0), SequenceAt at 0 and -1, ConcatFromSequence (new_axis=1) "
      "back"),

@@ -9,11 +9,12 @@ namespace seqconf::catalog {
 
 namespace {
 
-const std::vector<std::string> kContexts = {
-    "inputs", "initializers", "constant_nodes", "all_constant", "if_branch", "loop_body",
-    "sequence_map_body", "chained",
-    // Exporter patterns (patterns.cpp).
-    "list_append", "loop_counter_position", "loop_carried", "split_then_gather"};
+const std::vector<std::string> kContexts = {"inputs", "initializers", "constant_nodes",
+                                            "all_constant", "if_branch", "loop_body",
+                                            "sequence_map_body", "chained",
+                                            // Exporter patterns (patterns.cpp).
+                                            "list_append", "loop_counter_position", "loop_carried",
+                                            "scan_of_sequences", "split_then_gather"};
 
 bool has_tensor_operand(const CatalogCase& c) {
   for (const auto& in : c.inputs)

@@ -16,7 +16,12 @@
 //                          applying the operator under test to it: SequenceInsert (at the end,
 //                          the front, before the last), SequenceErase (the last, the first), or
 //                          SplitToSequence then ConcatFromSequence of a carried tensor; erasing
-//                          past the sequence's length is rejected in the iteration that does it.
+//                          past the sequence's length is rejected in the iteration that does it,
+//                          and so is a split that stops summing to the axis (grow=1).
+//   scan_of_sequences      a Loop whose scan outputs are built from sequence values: SequenceAt(S,
+//   i)
+//                          split into chunks of 2, stacked back with ConcatFromSequence and
+//                          counted with SequenceLength; one iteration past S is rejected.
 //   split_then_gather      torch.unbind / torch.stack: SplitToSequence (keepdims=0) then
 //                          SequenceAt at 0 and -1 and ConcatFromSequence (new_axis=1) on the
 //                          same axis, which gives the input back.
@@ -31,7 +36,7 @@ using namespace detail;
 
 namespace {
 
-const IdKeys kPatternKeys = {"position", "empty_dtype", "axis",    "shape",
+const IdKeys kPatternKeys = {"position", "empty_dtype", "axis",    "shape", "grow",
                              "dtype",    "n",           "context", "trips"};
 
 onnx::NodeProto with_int(onnx::NodeProto n, const std::string& name, int64_t v) {
@@ -299,6 +304,7 @@ struct CarriedConfig {
   int n = 2;                          // the initial sequence's length
   int trips = 3;
   DataType dtype = DataType::float32;
+  bool grow = false;  // SplitToSequence: the chunks get chunk 0 again at the end (one more column)
 };
 
 // One Loop carrying `carried` (of type `type`) and applying `nodes` to body input
@@ -322,6 +328,7 @@ onnx::NodeProto carrying_loop(const onnx::TypeProto& type, std::vector<onnx::Nod
 CatalogCase carried_case(const CarriedConfig& k) {
   std::vector<Param> params = {{"n", std::to_string(k.n)}};
   if (k.op != "SplitToSequence") params.push_back({"position", k.position});
+  if (k.grow) params.push_back({"grow", "1"});
   CatalogCase c = pattern_case(k.op, k.dtype, std::move(params), "loop_carried", k.trips);
   c.context_inputs = {{"trip_count", int_scalar(DataType::int64, k.trips)}};
   onnx::GraphProto g;
@@ -338,16 +345,39 @@ CatalogCase carried_case(const CarriedConfig& k) {
     std::vector<onnx::NodeProto> nodes;
     nodes.push_back(
         with_int(model::node("SplitToSequence", {"carried_in", "split"}, {"chunks"}), "axis", 1));
+    std::string concatenated = "chunks";
+    if (k.grow) {
+      // Chunk 0 appended again: one column more each iteration, so the split [1, 2] stops
+      // summing to the axis length in iteration 1.
+      add_int_initializer(g, "first", 0);
+      nodes.push_back(model::node("SequenceAt", {"chunks", "first"}, {"chunk_0"}));
+      nodes.push_back(model::node("SequenceInsert", {"chunks", "chunk_0"}, {"grown"}));
+      concatenated = "grown";
+    }
     nodes.push_back(
-        with_int(model::node("ConcatFromSequence", {"chunks"}, {"carried_out"}), "axis", 1));
+        with_int(model::node("ConcatFromSequence", {concatenated}, {"carried_out"}), "axis", 1));
     *g.add_node() = carrying_loop(tensor_type(k.dtype), std::move(nodes), "input", "output");
     c.output_names = {"output"};
     c.output_types = {tensor_type(k.dtype)};
-    c.spec = spec_passage({"SplitToSequence.split_list", "ConcatFromSequence.summary"});
-    c.outputs = {Value(materialize(k.dtype, x))};
+    if (k.grow && k.trips >= 2) {
+      c.spec = spec_passage({"SplitToSequence.split_sum"});
+      c.error = ErrorCode::split_sum_mismatch;
+      c.details["rejected_in_iteration"] = 1;
+    } else {
+      c.spec = spec_passage({"SplitToSequence.split_list", "ConcatFromSequence.summary"});
+      // One iteration of grow: the columns 0, 1, 2 and 0 again.
+      const KeyTensor out = k.grow && k.trips == 1
+                                ? KeyTensor{{2, 4},
+                                            {x.keys[0], x.keys[1], x.keys[2], x.keys[0], x.keys[3],
+                                             x.keys[4], x.keys[5], x.keys[3]}}
+                                : x;
+      c.outputs = {Value(materialize(k.dtype, out))};
+    }
     c.details["pattern"] =
-        "a Loop that carries a [2, 3] tensor, splits it on axis 1 into [1, 2] and concatenates "
-        "the chunks back each iteration";
+        std::string(
+            "a Loop that carries a [2, 3] tensor, splits it on axis 1 into [1, 2] and "
+            "concatenates the chunks back each iteration") +
+        (k.grow ? ", with chunk 0 inserted again at the end" : "");
     c.pattern = std::move(g);
     return c;
   }
@@ -436,12 +466,94 @@ void add_loop_carried_cases(std::vector<CatalogCase>& out) {
                            .combine(&CarriedConfig::position, {"absent", "0"})
                            .combine(&CarriedConfig::dtype, kRepresentativeTypes))
     out.push_back(carried_case(k));
-  // SplitToSequence then ConcatFromSequence of a carried tensor.
+  // SplitToSequence then ConcatFromSequence of a carried tensor; growing by a column each
+  // iteration, 1 iteration, and 3, whose second is rejected.
   for (const auto& k : Params<CarriedConfig>()
                            .combine(&CarriedConfig::op, {"SplitToSequence"})
                            .combine(&CarriedConfig::trips, {0, 1, 3, 17})
                            .combine(&CarriedConfig::dtype, kRepresentativeTypes))
     out.push_back(carried_case(k));
+  for (const auto& k : Params<CarriedConfig>()
+                           .combine(&CarriedConfig::op, {"SplitToSequence"})
+                           .combine(&CarriedConfig::grow, {true})
+                           .combine(&CarriedConfig::trips, {1, 3})
+                           .combine(&CarriedConfig::dtype, kRepresentativeTypes))
+    out.push_back(carried_case(k));
+}
+
+// ---- scan_of_sequences ----------------------------------------------------------------------
+
+struct ScanConfig {
+  int trips = 3;  // iterations; the sequence holds 3 tensors of shape [4]
+  DataType dtype = DataType::float32;
+};
+
+constexpr int kScanLength = 3;
+
+// Each iteration i takes SequenceAt(S, i), splits it into chunks of 2 and stacks them back
+// (ConcatFromSequence, new_axis=1) and counts them (SequenceLength): two scan outputs built from
+// sequence values.
+CatalogCase scan_case(const ScanConfig& k) {
+  CatalogCase c = pattern_case("SplitToSequence", k.dtype, {{"n", std::to_string(kScanLength)}},
+                               "scan_of_sequences", k.trips);
+  std::vector<KeyTensor> elements;
+  for (int i = 0; i < kScanLength; ++i) elements.push_back(key_tensor({4}, 20 * i + 1));
+  c.inputs = {{"input_sequence", materialize_sequence(k.dtype, elements)}};
+  c.context_inputs = {{"trip_count", int_scalar(DataType::int64, k.trips)}};
+  onnx::GraphProto g;
+  *g.add_input() = model::value_info("input_sequence", sequence_type(k.dtype));
+  *g.add_input() = model::value_info("trip_count", tensor_type(DataType::int64, {}));
+  add_int_initializer(g, "chunk", 2);
+  onnx::GraphProto body;
+  body.set_name("scan_body");
+  *body.add_input() = model::value_info("iteration", tensor_type(DataType::int64, {}));
+  *body.add_input() = model::value_info("cond_in", tensor_type(DataType::bool_, {}));
+  *body.add_node() = model::node("SequenceAt", {"input_sequence", "iteration"}, {"element"});
+  *body.add_node() = model::node("SplitToSequence", {"element", "chunk"}, {"chunks"});
+  *body.add_node() =
+      with_int(with_int(model::node("ConcatFromSequence", {"chunks"}, {"stacked"}), "axis", 0),
+               "new_axis", 1);
+  *body.add_node() = model::node("SequenceLength", {"chunks"}, {"count"});
+  *body.add_node() = model::node("Identity", {"cond_in"}, {"cond_out"});
+  *body.add_output() = model::value_info("cond_out", tensor_type(DataType::bool_, {}));
+  *body.add_output() = model::value_info("stacked", tensor_type(k.dtype));
+  *body.add_output() = model::value_info("count", tensor_type(DataType::int64));
+  onnx::NodeProto loop = model::node("Loop", {"trip_count", ""}, {"stacked_all", "counts"});
+  *loop.add_attribute() = model::graph_attribute("body", std::move(body));
+  *g.add_node() = std::move(loop);
+  c.output_names = {"stacked_all", "counts"};
+  c.output_types = {tensor_type(k.dtype), tensor_type(DataType::int64)};
+  if (k.trips > kScanLength) {
+    // Iteration 3 reads position 3 of a sequence of 3.
+    c.spec = spec_passage({"position.range"});
+    c.error = ErrorCode::position_out_of_range;
+  } else {
+    // A tensor [4] split into chunks of 2 and stacked is the tensor as [2, 2]; the scan output
+    // stacks one per iteration.
+    c.spec = spec_passage({"SplitToSequence.split_scalar", "ConcatFromSequence.new_axis_stack",
+                           "SequenceLength.summary"});
+    KeyTensor stacked{{k.trips, 2, 2}, {}};
+    for (int i = 0; i < k.trips; ++i)
+      stacked.keys.insert(stacked.keys.end(), elements[i].keys.begin(), elements[i].keys.end());
+    c.outputs = {Value(materialize(k.dtype, stacked)),
+                 Value(int_tensor(DataType::int64, {k.trips}, std::vector<int64_t>(k.trips, 2)))};
+  }
+  c.details["pattern"] =
+      "a Loop whose scan outputs are ConcatFromSequence(SplitToSequence(SequenceAt(S, i), 2), "
+      "new_axis=1) and SequenceLength of the same chunks";
+  c.pattern = std::move(g);
+  return c;
+}
+
+void add_scan_of_sequences_cases(std::vector<CatalogCase>& out) {
+  // 1, 3 and 4 iterations over a float, an integer and string; 3 over the other 12 types.
+  for (const auto& k : Params<ScanConfig>()
+                           .combine(&ScanConfig::trips, {1, 3, 4})
+                           .combine(&ScanConfig::dtype, kRepresentativeTypes))
+    out.push_back(scan_case(k));
+  for (const auto& k : Params<ScanConfig>().combine(&ScanConfig::dtype, kAllDataTypes))
+    if (k.dtype != DataType::float32 && k.dtype != DataType::int64 && k.dtype != DataType::string)
+      out.push_back(scan_case(k));
 }
 
 // ---- split_then_gather ----------------------------------------------------------------------
@@ -512,6 +624,7 @@ void add_pattern_cases(std::vector<CatalogCase>& out) {
   add_list_append_cases(out);
   add_loop_counter_cases(out);
   add_loop_carried_cases(out);
+  add_scan_of_sequences_cases(out);
   add_split_then_gather_cases(out);
 }
 

@@ -293,8 +293,9 @@ TEST(Corpus, ContextsPerOperator) {
   EXPECT_EQ(contexts["SequenceInsert"],
             with(without(all, {"sequence_map_body"}), {"list_append", "loop_carried"}));
   EXPECT_EQ(contexts["SequenceMap"], without(all, {"sequence_map_body"}));
-  EXPECT_EQ(contexts["SplitToSequence"], with(without(all, {"sequence_map_body", "all_constant"}),
-                                              {"split_then_gather", "loop_carried"}));
+  EXPECT_EQ(contexts["SplitToSequence"],
+            with(without(all, {"sequence_map_body", "all_constant"}),
+                 {"split_then_gather", "loop_carried", "scan_of_sequences"}));
   // The companion operators: no tensor operand but SequenceConstruct's (no initializers,
   // constant_nodes), no sequence operand for SequenceConstruct and SequenceEmpty (no
   // all_constant), a tensor output for ConcatFromSequence and SequenceLength only.
