@@ -27,6 +27,34 @@ inline Sequence with_inserted(const Sequence& s, size_t i, const Tensor& t) {
   return Sequence(s.elem_type(), std::move(v));
 }
 
+// Elements [start, start + len) of axis a of x, every other axis whole, computed with plain
+// index arithmetic on the row-major layout: element (outer o, axis k, inner i) of x is at
+// (o * d + k) * inner + i.
+inline Tensor expected_chunk(const Tensor& x, size_t a, int64_t start, int64_t len,
+                             bool keep_axis) {
+  size_t outer = 1, inner = 1;
+  for (size_t i = 0; i < a; ++i) outer *= static_cast<size_t>(x.shape()[i]);
+  for (size_t i = a + 1; i < x.rank(); ++i) inner *= static_cast<size_t>(x.shape()[i]);
+  const auto d = static_cast<size_t>(x.shape()[a]);
+  Shape shape = x.shape();
+  shape[a] = len;
+  if (!keep_axis) shape.erase(shape.begin() + static_cast<std::ptrdiff_t>(a));
+  std::vector<size_t> source;  // flat indices of x, in the chunk's order
+  for (size_t o = 0; o < outer; ++o)
+    for (size_t k = static_cast<size_t>(start); k < static_cast<size_t>(start + len); ++k)
+      for (size_t i = 0; i < inner; ++i) source.push_back((o * d + k) * inner + i);
+  if (x.dtype() == DataType::string) {
+    std::vector<std::string> v;
+    for (size_t f : source) v.push_back(x.string_at(f));
+    return Tensor::from_strings(shape, std::move(v));
+  }
+  const size_t es = element_size(x.dtype());
+  std::vector<std::byte> bytes(source.size() * es);
+  for (size_t j = 0; j < source.size(); ++j)
+    std::memcpy(bytes.data() + j * es, x.bytes() + source[j] * es, es);
+  return Tensor::from_bytes(x.dtype(), shape, std::move(bytes));
+}
+
 inline Sequence without(const Sequence& s, size_t i) {
   std::vector<Tensor> v = s.tensors();
   v.erase(v.begin() + static_cast<std::ptrdiff_t>(i));
