@@ -125,8 +125,8 @@ struct CatalogCase {
   // 3 edge values (values=edge), 4 the values that show a lossy copy (values=bits), 5 the
   // companion operators (ConcatFromSequence, SequenceConstruct, SequenceEmpty, SequenceLength).
   int stage = 0;
-  // Exporter patterns (patterns.cpp): the whole graph but its outputs, built by the catalog;
-  // the graph inputs are `inputs` then `context_inputs`, all fed.
+  // Exporter patterns (patterns.cpp): the whole graph but its name and outputs, built by the
+  // catalog; the graph inputs are `inputs` then `context_inputs`, all fed.
   std::optional<onnx::GraphProto> pattern;
   // How the case's files write its tensors (data sets, initializers and Constant nodes).
   TensorEncoding encoding = TensorEncoding::raw_data;

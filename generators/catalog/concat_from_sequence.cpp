@@ -54,10 +54,10 @@ ConcatConfig concat_rejected(ConcatConfig k, ErrorCode code) {
 
 const std::string kConcatEmptySequence =
     "an empty input sequence: the spec has no sentence for it. With no tensor there is no rank "
-    "r to check the axis against and no shape to give the result (\"All input tensors must have "
-    "the same shape, except for the dimension size of the axis to "
-    "concatenate on\" presumes one), and numpy.concatenate and numpy.stack, which the spec "
-    "names, raise on an empty list. Both policies reject it.";
+    "r to check the axis against and no shape to give the result (" +
+    spec_quote("ConcatFromSequence.same_shape") +
+    " presumes one), and numpy.concatenate and numpy.stack, which the spec names, raise on an "
+    "empty list. Both policies reject it.";
 
 // The elements' keys: element i from key 20*i + 1, as mixed_elements numbers them; the bits
 // variant holds the sixteen bits keys, reversed in every other element.
@@ -67,12 +67,6 @@ std::vector<KeyTensor> concat_elements(const ConcatConfig& k) {
     v.push_back(k.bits ? KeyTensor{k.shapes[i], bits_key_tensor(i % 2 == 1).keys}
                        : key_tensor(k.shapes[i], static_cast<int>(20 * i + 1)));
   return v;
-}
-
-int64_t keys_in(const Shape& s) {
-  int64_t n = 1;
-  for (int64_t d : s) n *= d;
-  return n;
 }
 
 // numpy.concatenate of the elements along axis a (of their common rank), numpy.stack when
@@ -90,10 +84,10 @@ KeyTensor concatenated(const std::vector<KeyTensor>& elements, size_t a, bool st
   out.shape[a] = 0;
   for (const Shape& s : shapes) out.shape[a] += s[a];
   const Shape before(shapes[0].begin(), shapes[0].begin() + static_cast<std::ptrdiff_t>(a));
-  const int64_t outer = keys_in(before);
+  const auto outer = static_cast<int64_t>(checked_element_count(before));
   for (int64_t o = 0; o < outer; ++o)
     for (size_t i = 0; i < elements.size(); ++i) {
-      const int64_t block = keys_in(shapes[i]) / std::max<int64_t>(outer, 1);
+      const auto block = static_cast<int64_t>(checked_element_count(shapes[i])) / outer;
       for (int64_t j = 0; j < block; ++j)
         out.keys.push_back(elements[i].keys[static_cast<size_t>(o * block + j)]);
     }

@@ -49,6 +49,31 @@ void add_int_initializer(onnx::GraphProto& g, const std::string& name, int64_t v
       tensor_to_proto(int_scalar(DataType::int64, v), TensorEncoding::raw_data, name);
 }
 
+// A Loop body named `name` with the two inputs every Loop body starts with: the iteration
+// counter and the condition.
+onnx::GraphProto loop_body(const std::string& name) {
+  onnx::GraphProto body;
+  body.set_name(name);
+  *body.add_input() = model::value_info("iteration", tensor_type(DataType::int64, {}));
+  *body.add_input() = model::value_info("cond_in", tensor_type(DataType::bool_, {}));
+  return body;
+}
+
+// The condition passed through unchanged (the trip count alone ends the Loop): its node, and
+// the body's first output.
+void pass_condition(onnx::GraphProto& body) {
+  *body.add_node() = model::node("Identity", {"cond_in"}, {"cond_out"});
+  *body.add_output() = model::value_info("cond_out", tensor_type(DataType::bool_, {}));
+}
+
+// The Loop node running `body`.
+onnx::NodeProto loop_node(const std::vector<std::string>& inputs,
+                          const std::vector<std::string>& outputs, onnx::GraphProto body) {
+  onnx::NodeProto loop = model::node("Loop", inputs, outputs);
+  *loop.add_attribute() = model::graph_attribute("body", std::move(body));
+  return loop;
+}
+
 // The rows of a [rows, 2] key tensor, each of shape [2].
 std::vector<KeyTensor> rows_of(const KeyTensor& t) {
   std::vector<KeyTensor> rows;
@@ -100,17 +125,13 @@ CatalogCase list_append_case(const AppendConfig& k) {
   c.context_inputs = {{"trip_count", int_scalar(DataType::int64, k.trips)}};
 
   onnx::GraphProto g;
-  g.set_name(c.folder());
   *g.add_input() = model::value_info("data", declared_type(c.inputs[0].value));
   *g.add_input() = model::value_info("trip_count", tensor_type(DataType::int64, {}));
   onnx::NodeProto empty = model::node("SequenceEmpty", {}, {"list_initial"});
   if (k.empty_dtype) empty = with_int(empty, "dtype", static_cast<int64_t>(k.dtype));
   *g.add_node() = empty;
 
-  onnx::GraphProto body;
-  body.set_name("append_body");
-  *body.add_input() = model::value_info("iteration", tensor_type(DataType::int64, {}));
-  *body.add_input() = model::value_info("cond_in", tensor_type(DataType::bool_, {}));
+  onnx::GraphProto body = loop_body("append_body");
   *body.add_input() = model::value_info("list_in", sequence_type(k.dtype));
   *body.add_node() = with_int(model::node("Gather", {"data", "iteration"}, {"row"}), "axis", 0);
   std::vector<std::string> insert_inputs = {"list_in", "row"};
@@ -119,12 +140,9 @@ CatalogCase list_append_case(const AppendConfig& k) {
     insert_inputs.push_back("insert_position");
   }
   *body.add_node() = model::node("SequenceInsert", insert_inputs, {"list_out"});
-  *body.add_node() = model::node("Identity", {"cond_in"}, {"cond_out"});
-  *body.add_output() = model::value_info("cond_out", tensor_type(DataType::bool_, {}));
+  pass_condition(body);
   *body.add_output() = model::value_info("list_out", sequence_type(k.dtype));
-  onnx::NodeProto loop = model::node("Loop", {"trip_count", "", "list_initial"}, {"list"});
-  *loop.add_attribute() = model::graph_attribute("body", std::move(body));
-  *g.add_node() = std::move(loop);
+  *g.add_node() = loop_node({"trip_count", "", "list_initial"}, {"list"}, std::move(body));
   *g.add_node() = model::node("SequenceLength", {"list"}, {"length"});
   c.output_names = {"list", "length"};
   c.output_types = {sequence_type(k.dtype), tensor_type(DataType::int64)};
@@ -204,15 +222,10 @@ CatalogCase counter_case(const CounterConfig& k) {
   c.context_inputs = {{"trip_count", int_scalar(DataType::int64, k.trips)}};
 
   onnx::GraphProto g;
-  g.set_name(c.folder());
   *g.add_input() = model::value_info("input_sequence", sequence_type(k.dtype));
   *g.add_input() = model::value_info("trip_count", tensor_type(DataType::int64, {}));
-  onnx::GraphProto body;
-  body.set_name("counter_body");
-  *body.add_input() = model::value_info("iteration", tensor_type(DataType::int64, {}));
-  *body.add_input() = model::value_info("cond_in", tensor_type(DataType::bool_, {}));
-  *body.add_node() = model::node("Identity", {"cond_in"}, {"cond_out"});
-  *body.add_output() = model::value_info("cond_out", tensor_type(DataType::bool_, {}));
+  onnx::GraphProto body = loop_body("counter_body");
+  pass_condition(body);
   std::vector<std::string> loop_inputs = {"trip_count", ""};
   std::string position = "iteration";
   if (k.op == "SequenceAt") {
@@ -235,9 +248,7 @@ CatalogCase counter_case(const CounterConfig& k) {
     c.output_names = {"remaining"};
     c.output_types = {sequence_type(k.dtype)};
   }
-  onnx::NodeProto loop = model::node("Loop", loop_inputs, c.output_names);
-  *loop.add_attribute() = model::graph_attribute("body", std::move(body));
-  *g.add_node() = std::move(loop);
+  *g.add_node() = loop_node(loop_inputs, c.output_names, std::move(body));
 
   if (k.op == "SequenceAt") {
     // Iteration i reads element i (or i - 5, the same element counted from the back); a trip
@@ -311,18 +322,12 @@ struct CarriedConfig {
 // "carried_in" to give body output "carried_out".
 onnx::NodeProto carrying_loop(const onnx::TypeProto& type, std::vector<onnx::NodeProto> nodes,
                               const std::string& initial, const std::string& final_name) {
-  onnx::GraphProto body;
-  body.set_name("carried_body");
-  *body.add_input() = model::value_info("iteration", tensor_type(DataType::int64, {}));
-  *body.add_input() = model::value_info("cond_in", tensor_type(DataType::bool_, {}));
+  onnx::GraphProto body = loop_body("carried_body");
   *body.add_input() = model::value_info("carried_in", type);
   for (auto& n : nodes) *body.add_node() = std::move(n);
-  *body.add_node() = model::node("Identity", {"cond_in"}, {"cond_out"});
-  *body.add_output() = model::value_info("cond_out", tensor_type(DataType::bool_, {}));
+  pass_condition(body);
   *body.add_output() = model::value_info("carried_out", type);
-  onnx::NodeProto loop = model::node("Loop", {"trip_count", "", initial}, {final_name});
-  *loop.add_attribute() = model::graph_attribute("body", std::move(body));
-  return loop;
+  return loop_node({"trip_count", "", initial}, {final_name}, std::move(body));
 }
 
 CatalogCase carried_case(const CarriedConfig& k) {
@@ -332,7 +337,6 @@ CatalogCase carried_case(const CarriedConfig& k) {
   CatalogCase c = pattern_case(k.op, k.dtype, std::move(params), "loop_carried", k.trips);
   c.context_inputs = {{"trip_count", int_scalar(DataType::int64, k.trips)}};
   onnx::GraphProto g;
-  g.set_name(c.folder());
   if (k.op == "SplitToSequence") {
     // X of shape [2, 3]; each iteration splits it on axis 1 into [1, 2] and concatenates the
     // chunks back: X again, whatever the trip count.
@@ -504,23 +508,17 @@ CatalogCase scan_case(const ScanConfig& k) {
   *g.add_input() = model::value_info("input_sequence", sequence_type(k.dtype));
   *g.add_input() = model::value_info("trip_count", tensor_type(DataType::int64, {}));
   add_int_initializer(g, "chunk", 2);
-  onnx::GraphProto body;
-  body.set_name("scan_body");
-  *body.add_input() = model::value_info("iteration", tensor_type(DataType::int64, {}));
-  *body.add_input() = model::value_info("cond_in", tensor_type(DataType::bool_, {}));
+  onnx::GraphProto body = loop_body("scan_body");
   *body.add_node() = model::node("SequenceAt", {"input_sequence", "iteration"}, {"element"});
   *body.add_node() = model::node("SplitToSequence", {"element", "chunk"}, {"chunks"});
   *body.add_node() =
       with_int(with_int(model::node("ConcatFromSequence", {"chunks"}, {"stacked"}), "axis", 0),
                "new_axis", 1);
   *body.add_node() = model::node("SequenceLength", {"chunks"}, {"count"});
-  *body.add_node() = model::node("Identity", {"cond_in"}, {"cond_out"});
-  *body.add_output() = model::value_info("cond_out", tensor_type(DataType::bool_, {}));
+  pass_condition(body);
   *body.add_output() = model::value_info("stacked", tensor_type(k.dtype));
   *body.add_output() = model::value_info("count", tensor_type(DataType::int64));
-  onnx::NodeProto loop = model::node("Loop", {"trip_count", ""}, {"stacked_all", "counts"});
-  *loop.add_attribute() = model::graph_attribute("body", std::move(body));
-  *g.add_node() = std::move(loop);
+  *g.add_node() = loop_node({"trip_count", ""}, {"stacked_all", "counts"}, std::move(body));
   c.output_names = {"stacked_all", "counts"};
   c.output_types = {tensor_type(k.dtype), tensor_type(DataType::int64)};
   if (k.trips > kScanLength) {
@@ -571,7 +569,6 @@ CatalogCase unbind_case(const UnbindConfig& k) {
   const KeyTensor input = key_tensor(k.shape, 1);
   c.inputs = {{"input", materialize(k.dtype, input)}};
   onnx::GraphProto g;
-  g.set_name(c.folder());
   *g.add_input() = model::value_info("input", declared_type(c.inputs[0].value));
   add_int_initializer(g, "first", 0);
   add_int_initializer(g, "last", -1);
