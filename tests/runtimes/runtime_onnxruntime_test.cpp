@@ -1,6 +1,11 @@
 // ONNX Runtime through the C API: the backend fixtures that use the sequence operators, and
 // how ORT's errors map to RunError kinds. Expected values are the fixtures' output_K.pb.
 // SEQCONF_ORT_LIB selects another ORT library (e.g. an older release).
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+
 #include <gtest/gtest.h>
 
 #include "reference/model_builder.h"
@@ -91,6 +96,19 @@ TEST(OrtRuntime, GraphOptimizationLevelReachesTheSession) {
       EXPECT_NE(failure.find("division by zero"), std::string::npos) << failure;
     }
   }
+}
+
+// ONNX Runtime 1.30's telemetry is off in seqconf's processes: it would leave an empty
+// /tmp/mat-debug-<pid>.log for each process that created an environment and ran a session (the
+// releases before it have no such telemetry, so there the file is never there either).
+TEST(OrtRuntime, TelemetryLeavesNoFile) {
+  REQUIRE_ORT(rt);
+  auto pm = rt->prepare({}, folded_zero_divisor(), nullptr);
+  if (pm) pm->run({Tensor::from_values<DataType::int32>({1}, {7})});
+  const std::string log = "/tmp/mat-debug-" + std::to_string(::getpid()) + ".log";
+  EXPECT_FALSE(std::filesystem::exists(log)) << log;
+  const char* value = std::getenv("ORT_DISABLE_TELEMETRY");
+  ASSERT_NE(value, nullptr);
 }
 
 TEST(OrtRuntime, ReportsVersionAndLocation) {
