@@ -356,8 +356,15 @@ struct Finder {
 
   bool same_failure(const Program& p, const std::string& kind, const std::string& op, size_t w,
                     Evaluation* out) {
-    if (build(p).output_names.empty()) return false;
-    Evaluation e = evaluate(p, *references[w], *runtimes[w]);
+    const BuiltProgram b = build(p);
+    if (b.output_names.empty()) return false;
+    RunResult reference = run_on(*references[w], b);
+    // Every kind but a crash or a hang needs the reference to run the program (outputs that
+    // differ, rejected_valid) or to reject it (accepted_invalid): a candidate the reference
+    // judges otherwise cannot fail the same way, and the runtime under test is not asked.
+    if (kind != "crash" && kind != "timeout" && reference.ok == (kind == "accepted_invalid"))
+      return false;
+    Evaluation e = judge(b, std::move(reference), run_on(*runtimes[w], b));
     if (e.verdict != Verdict::disagree || e.kind != kind) return false;
     // A crash or a hang names no node: the op it is attributed to (the node the reference
     // rejects, else the last node) may change while shrinking; the shrunk program names it.
