@@ -86,12 +86,13 @@ std::vector<std::vector<Slot*>> batch_groups(const std::vector<Slot*>& slots, si
   return groups;
 }
 
-void evaluate_group(const std::vector<Slot*>& group, Runtime& runtime, BatchCounts* counts) {
+void evaluate_group(const std::vector<Slot*>& group, Runtime& runtime, BatchCounts* counts,
+                    std::string_view oracle) {
   if (group.empty()) return;
   if (group.size() == 1) {
     Slot& s = *group.front();
     ++counts->sessions;
-    s.evaluation = judge(s.built, s.reference, run_on(runtime, s.built));
+    s.evaluation = judge(s.built, s.reference, run_on(runtime, s.built), oracle);
     return;
   }
   std::vector<const BuiltProgram*> built;
@@ -110,21 +111,21 @@ void evaluate_group(const std::vector<Slot*>& group, Runtime& runtime, BatchCoun
                                   static_cast<std::ptrdiff_t>(packed.output_offset[k])),
           std::make_move_iterator(together.outputs.begin() +
                                   static_cast<std::ptrdiff_t>(packed.output_offset[k + 1])));
-      Evaluation e = judge(s.built, s.reference, std::move(mine));
+      Evaluation e = judge(s.built, s.reference, std::move(mine), oracle);
       if (e.verdict == Verdict::agree_outputs) {
         s.evaluation = std::move(e);
         ++counts->batched_programs;
       } else {
         // Only agreement is taken from a batch: anything else is the program's own result.
-        evaluate_group({&s}, runtime, counts);
+        evaluate_group({&s}, runtime, counts, oracle);
       }
     }
     return;
   }
   ++counts->splits;
   const auto half = group.begin() + static_cast<std::ptrdiff_t>(group.size() / 2);
-  evaluate_group(std::vector<Slot*>(group.begin(), half), runtime, counts);
-  evaluate_group(std::vector<Slot*>(half, group.end()), runtime, counts);
+  evaluate_group(std::vector<Slot*>(group.begin(), half), runtime, counts, oracle);
+  evaluate_group(std::vector<Slot*>(half, group.end()), runtime, counts, oracle);
 }
 
 }  // namespace seqconf::difffuzz

@@ -54,6 +54,8 @@ std::vector<std::vector<Slot*>> batch_groups(const std::vector<Slot*>& slots, si
 
 // Gives every slot of the group its evaluation on `runtime`: a group of one as an unbatched
 // campaign does; a larger group packed, and split in halves when the packed model fails.
-void evaluate_group(const std::vector<Slot*>& group, Runtime& runtime, BatchCounts* counts);
+// `oracle` names the side the slots ran on in the messages (judge).
+void evaluate_group(const std::vector<Slot*>& group, Runtime& runtime, BatchCounts* counts,
+                    std::string_view oracle = kReferenceOracle);
 
 }  // namespace seqconf::difffuzz

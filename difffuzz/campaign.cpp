@@ -235,7 +235,8 @@ Evaluation evaluate(const Program& p, Runtime& reference, Runtime& runtime) {
   return judge(b, std::move(ref), run_on(runtime, b));
 }
 
-Evaluation judge(const BuiltProgram& b, RunResult reference, RunResult found) {
+Evaluation judge(const BuiltProgram& b, RunResult reference, RunResult found,
+                 std::string_view oracle) {
   Evaluation e;
   e.reference = std::move(reference);
   e.found = std::move(found);
@@ -247,8 +248,15 @@ Evaluation judge(const BuiltProgram& b, RunResult reference, RunResult found) {
     e.message = one_line(got.error.message);
     return e;
   }
-  if (!got.ok &&
-      (got.error.kind == RunError::Kind::crash || got.error.kind == RunError::Kind::timeout)) {
+  const bool got_died = !got.ok && (got.error.kind == RunError::Kind::crash ||
+                                    got.error.kind == RunError::Kind::timeout);
+  // Both sides crashed, or both hung: an oracle other than the reference (which runs in this
+  // process) behaves as the runtime does, and that is not a disagreement between them.
+  if (got_died && !ref.ok && ref.error.kind == got.error.kind) {
+    e.verdict = Verdict::agree_rejected;
+    return e;
+  }
+  if (got_died) {
     e.verdict = Verdict::disagree;
     e.kind = got.error.kind == RunError::Kind::crash ? "crash" : "timeout";
     e.op = op_of(b, ref.ok ? b.node_ops.size() - 1 : node_named_in(ref.error.message, b));
@@ -291,12 +299,13 @@ Evaluation judge(const BuiltProgram& b, RunResult reference, RunResult found) {
   if (ref.ok) {
     e.kind = "rejected_valid";
     e.op = op_of(b, node_named_in(got.error.message, b));
-    e.message = "the reference runs it (" + summarize_values(ref.outputs) +
+    e.message = std::string(oracle) + " runs it (" + summarize_values(ref.outputs) +
                 "); the runtime rejects it: " + one_line(got.error.message);
   } else {
     e.kind = "accepted_invalid";
     e.op = op_of(b, node_named_in(ref.error.message, b));
-    e.message = "the reference rejects it (" + ref.error.code + ": " +
+    e.message = std::string(oracle) + " rejects it (" +
+                (ref.error.code.empty() ? "" : ref.error.code + ": ") +
                 one_line(ref.error.message, 200) + "); the runtime gives " +
                 summarize_values(got.outputs);
   }
@@ -318,9 +327,10 @@ std::string status_of_kind(const std::string& kind) {
 
 std::string reproduce_command(const FuzzOptions& o, size_t iterations) {
   if (!o.replay.empty())
-    return "seqconf fuzz --runtime " + o.runtime_spec + " --replay " + o.replay + " --out " +
-           (o.out.empty() ? std::string("DIR") : o.out.string());
-  return "seqconf fuzz --runtime " + o.runtime_spec + " --seed " + std::to_string(o.seed) +
+    return "seqconf fuzz --runtime " + o.runtime_spec + o.runtime_args + " --replay " + o.replay +
+           " --out " + (o.out.empty() ? std::string("DIR") : o.out.string());
+  return "seqconf fuzz --runtime " + o.runtime_spec + o.runtime_args + " --seed " +
+         std::to_string(o.seed) +
          (o.first_iteration ? " --first-iteration " + std::to_string(o.first_iteration) : "") +
          " --iterations " + std::to_string(iterations) + " --out " +
          (o.out.empty() ? std::string("DIR") : o.out.string());
@@ -353,6 +363,7 @@ struct Finder {
   std::vector<Runtime*> runtimes;
   const FuzzOptions& options;
   FuzzResult& result;
+  std::string_view oracle;  // how messages name the references' side
 
   bool same_failure(const Program& p, const std::string& kind, const std::string& op, size_t w,
                     Evaluation* out) {
@@ -364,7 +375,7 @@ struct Finder {
     // judges otherwise cannot fail the same way, and the runtime under test is not asked.
     if (kind != "crash" && kind != "timeout" && reference.ok == (kind == "accepted_invalid"))
       return false;
-    Evaluation e = judge(b, std::move(reference), run_on(*runtimes[w], b));
+    Evaluation e = judge(b, std::move(reference), run_on(*runtimes[w], b), oracle);
     if (e.verdict != Verdict::disagree || e.kind != kind) return false;
     // A crash or a hang names no node: the op it is attributed to (the node the reference
     // rejects, else the last node) may change while shrinking; the shrunk program names it.
@@ -488,14 +499,34 @@ struct Finder {
   }
 };
 
+// oracle_name: the runtime the finding's expected result comes from; empty: the reference.
+// Of a disagreement between two runtimes that both gave outputs: the side (named as messages
+// name it) whose outputs differ when the program is prepared and run again, bit for bit; empty
+// when both repeat their outputs.
+std::string unstable_side(const BuiltProgram& b, const Evaluation& e, Runtime& oracle,
+                          Runtime& runtime, const std::string& oracle_name) {
+  const auto repeats = [&](Runtime& rt, const RunResult& first) {
+    const RunResult again = run_on(rt, b);
+    return again.ok && compare_outputs(first.outputs, again.outputs, ComparisonRule{}).ok;
+  };
+  if (!repeats(oracle, e.reference)) return oracle_name;
+  if (!repeats(runtime, e.found)) return "the runtime";
+  return {};
+}
+
 CaseJson make_case_json(const FuzzFinding& f, const Evaluation& e, const BuiltProgram& b,
-                        const Step* step, const std::string& reproduce) {
+                        const Step* step, const std::string& reproduce,
+                        const std::string& oracle_name) {
   CaseJson j;
   j.id = f.id;
   j.op = f.op;
   j.opset = 17;
   j.dtype = f.dtype;
   if (!e.reference.ok && !e.reference.error.code.empty()) j.expected_error = e.reference.error.code;
+  // An oracle other than the reference names no error code: the fixture expects a rejection,
+  // as invalid_model (a runner compares codes only with a runtime that gives them).
+  if (!e.reference.ok && e.reference.error.code.empty() && !oracle_name.empty())
+    j.expected_error = "invalid_model";
   if (const SpecClause* clause =
           spec_clause_of(f.op, e.reference.ok ? std::string() : e.reference.error.code, step)) {
     j.spec = std::string(clause->sentence);
@@ -512,6 +543,7 @@ CaseJson make_case_json(const FuzzFinding& f, const Evaluation& e, const BuiltPr
   j.extra["found"] = {
       {"kind", f.kind}, {"result", result_summary(e.found)}, {"message", e.message}};
   j.extra["reproduce"] = reproduce;
+  if (!oracle_name.empty()) j.extra["oracle"] = oracle_name;
   return j;
 }
 
@@ -524,14 +556,20 @@ FuzzResult run_campaign(Runtime& runtime, const FuzzOptions& options) {
   // One reference and one runtime under test per thread; thread 0 uses `runtime`.
   std::vector<std::unique_ptr<Runtime>> references, extra;
   std::vector<Runtime*> runtimes = {&runtime};
-  for (size_t w = 0; w < jobs; ++w) references.push_back(make_runtime("reference"));
+  if (options.make_oracle && options.oracle_id.empty())
+    throw Error(ErrorCode::invalid_argument, "a fuzz campaign's oracle needs an ID");
+  // The other side of each comparison, one per thread: the reference, or the oracle.
+  for (size_t w = 0; w < jobs; ++w)
+    references.push_back(options.make_oracle ? options.make_oracle() : make_runtime("reference"));
+  const std::string oracle =
+      options.make_oracle ? options.oracle_name : std::string(kReferenceOracle);
   for (size_t w = 1; w < jobs; ++w) {
     extra.push_back(options.make_runtime());
     runtimes.push_back(extra.back().get());
   }
   std::vector<Runtime*> reference_ptrs;
   for (const auto& r : references) reference_ptrs.push_back(r.get());
-  Finder finder{reference_ptrs, runtimes, options, result};
+  Finder finder{reference_ptrs, runtimes, options, result, oracle};
   const auto t0 = std::chrono::steady_clock::now();
   auto elapsed = [&] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -582,7 +620,17 @@ FuzzResult run_campaign(Runtime& runtime, const FuzzOptions& options) {
     }
     Evaluation last = e;
     const double shrink_start = elapsed();
-    const Program shrunk = finder.shrink(shrinkable(), e.kind, e.op, &last);
+    // Against another runtime, outputs that differ may be one side's, run to run: such a
+    // finding is kept as found, since shrinking needs a failure that repeats.
+    const std::string unstable =
+        options.make_oracle && e.reference.ok && e.found.ok
+            ? unstable_side(build(p), e, *references.front(), runtime, oracle)
+            : std::string();
+    if (!unstable.empty()) {
+      last.kind = "nondeterministic";
+      last.message = unstable + " gives other outputs when it runs the program again; " + e.message;
+    }
+    const Program shrunk = unstable.empty() ? finder.shrink(shrinkable(), e.kind, e.op, &last) : p;
     result.shrink_seconds += elapsed() - shrink_start;
     const BuiltProgram b = build(shrunk);
     const RunResult& blamed = last.reference.ok ? last.found : last.reference;
@@ -635,12 +683,15 @@ FuzzResult run_campaign(Runtime& runtime, const FuzzOptions& options) {
     char hash[17];
     std::snprintf(hash, sizeof hash, "%016llx", static_cast<unsigned long long>(fnv1a(bytes)));
     const std::string h(hash, 8);
-    f.id = "fuzz/" + f.op + "/kind=" + f.kind + "/dtype=" + f.dtype;
+    f.id = "fuzz/" + f.op + "/kind=" + f.kind +
+           (options.make_oracle ? "/oracle=" + options.oracle_id : std::string()) +
+           "/dtype=" + f.dtype;
     for (const auto& [k, v] : feats) f.id += "/" + k + "=" + v;
     f.id += std::string("/context=") + placement_name(shrunk.tensors_as) + "/h=" + h;
     f.folder = "fuzz_" + snake(f.op) + "__" + f.kind + "__" + f.dtype + "__" + h;
     f.case_json = make_case_json(f, last, b, step_of(shrunk, feature_node),
-                                 reproduce_command(options, options.iterations));
+                                 reproduce_command(options, options.iterations),
+                                 options.make_oracle ? options.oracle_name : std::string());
     f.clauses = f.case_json.clauses;
     f.spec = f.case_json.spec;
     if (!options.out.empty())
@@ -733,7 +784,7 @@ FuzzResult run_campaign(Runtime& runtime, const FuzzOptions& options) {
     const Prepared on_reference = prepare_on(*references[w], s.built);
     const Prepared on_runtime = prepare_on(*runtimes[w], s.built);
     s.evaluation = judge(s.built, run_prepared(on_reference, s.built.inputs),
-                         run_prepared(on_runtime, s.built.inputs));
+                         run_prepared(on_runtime, s.built.inputs), oracle);
     // A model either side cannot prepare gives the same verdict whatever the values.
     if (!on_reference.model || !on_runtime.model) return;
     const auto behaviour = [](const Evaluation& e) {
@@ -768,7 +819,8 @@ FuzzResult run_campaign(Runtime& runtime, const FuzzOptions& options) {
       bool fresh = false;
       for (size_t t = 0; t < drawn.size(); ++t) {
         InputSetRun set{j++, std::move(drawn[t]), {}};
-        set.evaluation = judge(s.built, run_prepared(on_reference, inputs[t]), std::move(found[t]));
+        set.evaluation =
+            judge(s.built, run_prepared(on_reference, inputs[t]), std::move(found[t]), oracle);
         fresh |= seen.insert(behaviour(set.evaluation)).second;
         if (set.evaluation.verdict != Verdict::disagree) {
           set.evaluation.reference = RunResult();
@@ -790,7 +842,7 @@ FuzzResult run_campaign(Runtime& runtime, const FuzzOptions& options) {
       r.slots[k].reference = run_on(*references[w], r.slots[k].built);
       // Unbatched: the runtime runs the program right away (a group of one).
       if (max_batch == 1) {
-        evaluate_group({&r.slots[k]}, *runtimes[w], &counts[w]);
+        evaluate_group({&r.slots[k]}, *runtimes[w], &counts[w], oracle);
         release(r.slots[k]);
       }
     });
@@ -799,7 +851,7 @@ FuzzResult run_campaign(Runtime& runtime, const FuzzOptions& options) {
     for (Slot& s : r.slots) order.push_back(&s);
     const auto groups = batch_groups(order, max_batch, options.batch_nodes);
     in_parallel(groups.size(), [&](size_t w, size_t g) {
-      evaluate_group(groups[g], *runtimes[w], &counts[w]);
+      evaluate_group(groups[g], *runtimes[w], &counts[w], oracle);
       for (Slot* s : groups[g]) release(*s);
     });
   };
@@ -845,6 +897,7 @@ nlohmann::ordered_json report_json(const FuzzResult& r, const FuzzOptions& optio
   j["kind"] = "seqconf-fuzz";
   j["runtime"] = runtime_name;
   j["runtime_version"] = runtime_version;
+  j["oracle"] = options.make_oracle ? options.oracle_name : std::string("reference");
   j["seed"] = r.seed;
   j["programs"] = r.programs;
   j["structures"] = r.structures;

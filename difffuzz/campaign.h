@@ -14,6 +14,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -24,6 +25,9 @@
 #include "runtimes/runtime.h"
 
 namespace seqconf::difffuzz {
+
+// How messages name the side a runtime is compared with, when it is the reference.
+inline constexpr std::string_view kReferenceOracle = "the reference";
 
 // What one program gave on the two runtimes.
 enum class Verdict {
@@ -62,7 +66,9 @@ RunResult run_on(Runtime& runtime, const BuiltProgram& b);
 
 // The verdict of the runtime's result `found` against the reference's for one built program
 // (evaluate() is run_on on both, then this).
-Evaluation judge(const BuiltProgram& b, RunResult reference, RunResult found);
+// `oracle` names the other side in the messages ("the reference runs it ...").
+Evaluation judge(const BuiltProgram& b, RunResult reference, RunResult found,
+                 std::string_view oracle = kReferenceOracle);
 
 // One model per program: on ONNX Runtime 1.30 and on the reference a packed model costs as much
 // per program as separate ones, or more (seqconf-bench Batch/*), so batching pays only on a
@@ -78,9 +84,21 @@ struct FuzzOptions {
   size_t iterations = 1000;  // 0: until the time budget is spent
   double time_budget_s = 0;  // 0: no time limit
   int max_steps = 8;
-  size_t max_shrink_evaluations = 3000;         // per finding
-  std::filesystem::path out;                    // fixtures; empty: none written
-  std::string runtime_spec;                     // for the reproduce command
+  size_t max_shrink_evaluations = 3000;  // per finding
+  std::filesystem::path out;             // fixtures; empty: none written
+  std::string runtime_spec;              // for the reproduce command
+  // Options of `seqconf fuzz` that select the runtimes beyond --runtime (" --oracle ...",
+  // " --ort-graph-optimization ..."), for the reproduce command; empty: none.
+  std::string runtime_args;
+  // The other side of every comparison, one instance per thread: the reference when null.
+  // Another runtime makes it a campaign of the runtime under test against that one, for
+  // example ONNX Runtime at graph optimization `all` against itself at `disabled`: a
+  // disagreement is then the optimizer's, whatever the spec says (the reference may reject the
+  // program). Its findings' IDs carry oracle=<oracle_id>, their fixtures the oracle's outputs
+  // as the expected ones, and their case.json the oracle's name.
+  std::function<std::unique_ptr<Runtime>()> make_oracle;
+  std::string oracle_id;    // [A-Za-z0-9_.-]+, for finding IDs; needed with make_oracle
+  std::string oracle_name;  // as messages and reports name it ("onnxruntime (graph ...)")
   std::function<void(const std::string&)> log;  // progress lines, may be empty
   // Programs are evaluated by this many threads, each with its own reference and its own
   // instance of the runtime under test (from make_runtime); findings are processed in program

@@ -45,15 +45,28 @@ struct FuzzArgs {
   size_t input_sets = difffuzz::kDefaultInputSets;
   size_t first_iteration = 0;
   std::string replay;  // a libFuzzer input of fuzz/fuzz_diff.cpp: run the one program it names
+  std::string ort_graph_optimization;         // the runtime under test's level (onnxruntime)
+  std::string oracle;                         // the other side; empty: the reference
+  std::string oracle_ort_graph_optimization;  // the oracle's level (onnxruntime)
 };
 
-// The runtime's own expectations file, as ./run.sh applies it: expectations/<name>.json, <name>
-// being the runtime spec up to its '=' with any other character than [A-Za-z0-9_.-] as '_', in
-// the working folder, else in the installed package's data; empty when there is none.
-std::string default_expectations(const std::string& spec) {
+std::optional<OrtGraphOptimization> level_of(const std::string& name) {
+  if (name.empty()) return std::nullopt;
+  return ort_graph_optimization_from_name(name);
+}
+
+// A runtime spec up to its '=', with any other character than [A-Za-z0-9_.-] as '_'.
+std::string spec_stem(const std::string& spec) {
   std::string stem = spec.substr(0, spec.find('='));
   for (char& c : stem)
     if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '.' && c != '-') c = '_';
+  return stem;
+}
+
+// The campaign's own expectations file, as ./run.sh applies a runtime's: expectations/<stem>.json
+// (the runtime's spec_stem; against an oracle, <runtime stem>-vs-<oracle id>), in the working
+// folder, else in the installed package's data; empty when there is none.
+std::string default_expectations(const std::string& stem) {
   const std::filesystem::path name = std::filesystem::path("expectations") / (stem + ".json");
   std::error_code ec;
   if (std::filesystem::is_regular_file(name, ec)) return name.string();
@@ -61,6 +74,13 @@ std::string default_expectations(const std::string& spec) {
   if (!installed.empty() && std::filesystem::is_regular_file(installed / name, ec))
     return (installed / name).string();
   return {};
+}
+
+// The oracle's ID in finding IDs: its spec_stem and its graph optimization level.
+std::string oracle_id(const FuzzArgs& args) {
+  return spec_stem(args.oracle) + (args.oracle_ort_graph_optimization.empty()
+                                       ? ""
+                                       : "_" + args.oracle_ort_graph_optimization);
 }
 
 int fuzz_command(const FuzzArgs& args) {
@@ -96,6 +116,11 @@ int fuzz_command(const FuzzArgs& args) {
   o.max_steps = args.max_steps;
   o.out = args.out;
   o.runtime_spec = args.runtime;
+  if (!args.ort_graph_optimization.empty())
+    o.runtime_args += " --ort-graph-optimization " + args.ort_graph_optimization;
+  if (!args.oracle.empty()) o.runtime_args += " --oracle " + args.oracle;
+  if (!args.oracle_ort_graph_optimization.empty())
+    o.runtime_args += " --oracle-ort-graph-optimization " + args.oracle_ort_graph_optimization;
   if (args.verbose)
     o.log = [](const std::string& line) { std::cout << line << "\n" << std::flush; };
   o.jobs = args.jobs;
@@ -103,16 +128,33 @@ int fuzz_command(const FuzzArgs& args) {
   o.input_sets = args.input_sets;
   std::unique_ptr<Runtime> runtime;
   std::optional<reports::Expectations> expectations;
-  const std::string expectations_file = args.no_expectations ? std::string()
-                                        : args.expectations.empty()
-                                            ? default_expectations(args.runtime)
-                                            : args.expectations;
+  const std::string expectations_file =
+      args.no_expectations ? std::string()
+      : !args.expectations.empty()
+          ? args.expectations
+          : default_expectations(spec_stem(args.runtime) +
+                                 (args.oracle.empty() ? std::string() : "-vs-" + oracle_id(args)));
   try {
     // One instance per thread for --jobs (each isolated one has its own worker).
-    o.make_runtime = [spec = args.runtime, isolate = args.isolate] {
-      return isolate_unless_told(make_runtime(spec), isolate);
+    RuntimeOptions under_test;
+    under_test.ort_graph_optimization = level_of(args.ort_graph_optimization);
+    o.make_runtime = [spec = args.runtime, under_test, isolate = args.isolate] {
+      return isolate_unless_told(make_runtime(spec, under_test), isolate);
     };
     runtime = o.make_runtime();
+    if (!args.oracle.empty()) {
+      RuntimeOptions oracle;
+      oracle.ort_graph_optimization = level_of(args.oracle_ort_graph_optimization);
+      o.make_oracle = [spec = args.oracle, oracle, isolate = args.isolate] {
+        return isolate_unless_told(make_runtime(spec, oracle), isolate);
+      };
+      o.oracle_name = o.make_oracle()->name();
+      o.oracle_id = oracle_id(args);
+      std::cout << "oracle: " << terminal_safe(o.oracle_name) << "\n";
+    } else if (!args.oracle_ort_graph_optimization.empty()) {
+      std::cerr << "seqconf fuzz: --oracle-ort-graph-optimization needs --oracle\n";
+      return kExitUsage;
+    }
     if (!expectations_file.empty()) {
       expectations = reports::Expectations::load(expectations_file);
       std::cout << "expectations: " << terminal_safe(expectations_file) << "\n";
@@ -129,8 +171,10 @@ int fuzz_command(const FuzzArgs& args) {
     std::cerr << "seqconf fuzz: " << e.what() << "\n";
     return kExitUsage;
   }
+  const std::string runtime_name =
+      args.oracle.empty() ? runtime->name() : runtime->name() + " against " + o.oracle_name;
   const reports::Report findings =
-      difffuzz::findings_report(r, o, runtime->name(), runtime->version(),
+      difffuzz::findings_report(r, o, runtime_name, runtime->version(),
                                 expectations ? &*expectations : nullptr, expectations_file);
   std::cout << terminal_safe(difffuzz::departures_text(findings, r, o), true);
   std::cout << r.programs << " programs in " << r.seconds << " s ("
@@ -225,6 +269,19 @@ const CommandRegistrar kFuzz(35, [](CLI::App& app) {
                   "give new verdicts (default " +
                       std::to_string(difffuzz::kDefaultInputSets) + "; 1: one set per program)")
       ->check(CLI::Range(1, 1024));
+  const auto levels = CLI::IsMember({"disabled", "basic", "extended", "all"});
+  cmd->add_option("--ort-graph-optimization", args->ort_graph_optimization,
+                  "ONNX Runtime's graph optimization level for the runtime under test "
+                  "(onnxruntime only; default all, ONNX Runtime's own)")
+      ->check(levels);
+  cmd->add_option("--oracle", args->oracle,
+                  "Compare with this runtime instead of the reference (same spelling as "
+                  "--runtime): a disagreement is then between the two runtimes, whatever the "
+                  "spec says. With --oracle-ort-graph-optimization disabled and --runtime "
+                  "onnxruntime, every finding is ONNX Runtime's graph optimizers'");
+  cmd->add_option("--oracle-ort-graph-optimization", args->oracle_ort_graph_optimization,
+                  "ONNX Runtime's graph optimization level for the oracle (onnxruntime only)")
+      ->check(levels);
   cmd->callback([args, seed] {
     if (seed->count() == 0 && args->replay.empty()) {
       std::cerr << "seqconf fuzz: --seed or --replay is required\n";
