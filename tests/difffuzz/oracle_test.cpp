@@ -1,0 +1,170 @@
+// Campaigns against another runtime than the reference (FuzzOptions::make_oracle, seqconf fuzz
+// --oracle):
+//  - a runtime against a copy of itself finds nothing, though against the reference it does;
+//  - the oracle is the expected side: its findings' IDs carry oracle=<id>, their fixtures pass
+//    on the oracle and fail on the runtime under test, and their case.json names the oracle;
+//  - outputs that change from one run to the next are a finding of kind nondeterministic, kept
+//    as found (an oracle that returns other values each run);
+//  - ONNX Runtime 1.30 at graph optimization all against itself at disabled: every finding is
+//    listed in expectations/onnxruntime-vs-onnxruntime_disabled.json.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstring>
+
+#include "difffuzz/campaign.h"
+#include "harness/runner.h"
+#include "reports/expectations.h"
+#include "runtimes/isolated.h"
+#include "runtimes/registry.h"
+#include "tests/support/runtime_test_util.h"
+
+namespace seqconf::testing {
+namespace {
+
+namespace fs = std::filesystem;
+using difffuzz::FuzzOptions;
+using difffuzz::run_campaign;
+
+const fs::path kOracleSource = SEQCONF_SOURCE_DIR;
+constexpr const char* kDefect = "seeded=insert.negative_inserts_after";
+
+fs::path oracle_dir(const std::string& name) {
+  const fs::path dir = fs::temp_directory_path() / ("seqconf-oracle-" + name);
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+FuzzOptions against(const std::string& oracle, const std::string& id, const fs::path& out) {
+  FuzzOptions o;
+  o.seed = 11;
+  o.iterations = 300;
+  o.out = out;
+  o.make_oracle = [oracle] { return make_runtime(oracle); };
+  o.oracle_id = id;
+  o.oracle_name = oracle;
+  return o;
+}
+
+TEST(Oracle, ARuntimeAgainstItselfFindsNothing) {
+  auto defect = make_runtime(kDefect);
+  FuzzOptions o = against(kDefect, "seeded", oracle_dir("itself"));
+  const auto r = run_campaign(*defect, o);
+  EXPECT_EQ(r.disagreements, 0u);
+  EXPECT_TRUE(r.findings.empty());
+  EXPECT_GT(r.agree_outputs, 50u);
+  // The same campaign against the reference finds the defect.
+  FuzzOptions reference = o;
+  reference.make_oracle = nullptr;
+  reference.out = oracle_dir("itself-reference");
+  EXPECT_FALSE(run_campaign(*defect, reference).findings.empty());
+}
+
+TEST(Oracle, TheOracleIsTheExpectedSide) {
+  // The reference under test, the defect as the oracle: the oracle's results are expected.
+  auto reference = make_runtime("reference");
+  FuzzOptions o = against(kDefect, "seeded", oracle_dir("expected"));
+  const auto r = run_campaign(*reference, o);
+  ASSERT_FALSE(r.findings.empty());
+  CaseSelection sel;
+  sel.source = "corpus";
+  sel.corpus = o.out;
+  std::vector<std::string> notes;
+  const auto cases = select_cases(sel, &notes);
+  ASSERT_EQ(cases.size(), r.findings.size());
+  auto defect = make_runtime(kDefect);
+  for (const auto& f : r.findings) {
+    EXPECT_NE(f.id.find("/oracle=seeded/"), std::string::npos) << f.id;
+    EXPECT_EQ(f.case_json.extra.value("oracle", std::string()), kDefect) << f.id;
+  }
+  for (const auto& c : cases) {
+    EXPECT_EQ(run_case(c, *defect).status, Status::pass) << c.id;
+    EXPECT_NE(run_case(c, *reference).status, Status::pass) << c.id;
+  }
+}
+
+// The reference, with every float output's first element changed on each run: its outputs are
+// never the same twice.
+class Unsteady : public Runtime {
+ public:
+  std::string name() const override { return "unsteady"; }
+  std::string version() const override { return "1"; }
+  std::unique_ptr<PreparedModel> prepare(const std::filesystem::path& path,
+                                         const onnx::ModelProto& model, RunError* error) override {
+    struct Model : PreparedModel {
+      std::unique_ptr<PreparedModel> inner;
+      std::atomic<int>* runs = nullptr;
+      RunResult run(const std::vector<Value>& inputs) override {
+        RunResult r = inner->run(inputs);
+        const float shift = static_cast<float>(++*runs);
+        for (Value& v : r.outputs)
+          if (v.is_tensor() && v.tensor().dtype() == DataType::float32 &&
+              v.tensor().element_count() > 0) {
+            const Tensor& t = v.tensor();
+            std::vector<std::byte> bytes(t.bytes(), t.bytes() + t.byte_size());
+            float first;
+            std::memcpy(&first, bytes.data(), sizeof first);
+            first += shift;
+            std::memcpy(bytes.data(), &first, sizeof first);
+            v = Value(Tensor::from_bytes(DataType::float32, t.shape(), std::move(bytes)));
+          }
+        return r;
+      }
+    };
+    auto pm = inner_->prepare(path, model, error);
+    if (!pm) return nullptr;
+    auto m = std::make_unique<Model>();
+    m->inner = std::move(pm);
+    m->runs = &runs_;
+    return m;
+  }
+
+ private:
+  std::unique_ptr<Runtime> inner_ = make_runtime("reference");
+  std::atomic<int> runs_{0};
+};
+
+TEST(Oracle, OutputsThatChangeRunToRunAreNondeterministic) {
+  auto reference = make_runtime("reference");
+  FuzzOptions o = against("reference", "unsteady", oracle_dir("unsteady"));
+  o.make_oracle = [] { return std::make_unique<Unsteady>(); };
+  o.oracle_name = "unsteady";
+  const auto r = run_campaign(*reference, o);
+  ASSERT_FALSE(r.findings.empty());
+  for (const auto& f : r.findings) {
+    EXPECT_EQ(f.kind, "nondeterministic") << f.id << ": " << f.description;
+    EXPECT_NE(f.description.find("unsteady gives other outputs"), std::string::npos)
+        << f.description;
+    EXPECT_EQ(f.dtype, "float") << f.id;
+  }
+}
+
+TEST(Oracle, OnnxRuntimeAgainstItselfAtDisabledIsExpected) {
+  std::string why;
+  std::unique_ptr<Runtime> probe = ort_1_30(&why);
+  if (!probe) GTEST_SKIP() << why;
+  const std::string spec = "onnxruntime=" + probe->location();
+  FuzzOptions o;
+  o.seed = 11;
+  o.iterations = std::getenv("SEQCONF_SANITIZED") ? 200 : 1000;
+  o.input_sets = difffuzz::kDefaultInputSets;
+  o.out = oracle_dir("onnxruntime");
+  RuntimeOptions disabled;
+  disabled.ort_graph_optimization = OrtGraphOptimization::disabled;
+  o.make_oracle = [spec, disabled] { return isolate_runtime(make_runtime(spec, disabled)); };
+  o.oracle_id = "onnxruntime_disabled";
+  o.oracle_name = "onnxruntime (graph optimization: disabled)";
+  auto all = isolate_runtime(make_runtime(spec));
+  const auto r = run_campaign(*all, o);
+  std::cout << r.programs << " programs, " << r.findings.size() << " findings\n";
+  EXPECT_GT(r.agree_outputs, 100u);
+  const auto expectations = reports::Expectations::load(kOracleSource / "expectations" /
+                                                        "onnxruntime-vs-onnxruntime_disabled.json");
+  for (const auto& f : r.findings)
+    EXPECT_NE(expectations.match("corpus/" + f.id), nullptr)
+        << f.id << ": " << f.description << " | " << f.program;
+}
+
+}  // namespace
+}  // namespace seqconf::testing
