@@ -8,9 +8,12 @@
     every departure on one "known" line; --no-expectations makes them all new again;
   - a departure's rerun command reproduces it: `seqconf run` on its smallest fixture gives the
     same departure id;
+  - against an oracle (--oracle): the report names it, the findings' IDs carry it, and
+    expectations/<runtime>-vs-<oracle id>.json applies by default;
   - against ONNX Runtime 1.30 (skipped without it): a default campaign applies
     expectations/onnxruntime.json, matches every departure and exits 0; with
-    --no-expectations it exits 1 and lists them as new.
+    --no-expectations it exits 1 and lists them as new; against itself at graph optimization
+    disabled every finding is listed in expectations/onnxruntime-vs-onnxruntime_disabled.json.
 
     fuzz_report_test.py SEQCONF SOURCE_DIR WORK
 """
@@ -108,6 +111,30 @@ t.check(rc == 1 and off["new_departures"] == len(departures) and off["expectatio
 rc, out, _ = fuzz(cwd, "both", "--no-expectations", "--expectations", own)
 t.check(rc != 0 and rc != 1, "--no-expectations with --expectations: a usage error (%d)" % rc)
 
+# Against an oracle: the reference under test and the defect as the oracle. The report names
+# the oracle, every finding's ID carries oracle=seeded, and the campaign's own expectations file
+# is expectations/reference-vs-seeded.json (the runtime's own does not apply).
+rc, out, vs = fuzz(cwd, "vs", "--oracle", defect, runtime="reference")
+t.check(rc == 1 and vs["oracle"] == defect and vs["expectations_file"] == ""
+        and len(vs["findings"]) > 0
+        and all("/oracle=seeded/" in f["id"] for f in vs["findings"]),
+        "--oracle %s: %d findings with oracle=seeded, no expectations file, exit 1 (%d)"
+        % (defect, len(vs["findings"]), rc))
+ok, text = valid("vs")
+t.check(ok, "that report is valid: " + text)
+json.dump({"runtime": "reference-vs-seeded",
+           "entries": [{"id": "corpus/" + f["id"], "status": f["status"], "reason": "seeded"}
+                       for f in vs["findings"]]},
+          open(os.path.join(cwd, "expectations", "reference-vs-seeded.json"), "w",
+               encoding="utf-8"))
+rc, out, vs_known = fuzz(cwd, "vs-known", "--oracle", defect, runtime="reference")
+t.check(rc == 0 and vs_known["expectations_file"] ==
+        os.path.join("expectations", "reference-vs-seeded.json"),
+        "expectations/reference-vs-seeded.json applies by default: exit 0 (%d)" % rc)
+rc, out, _ = fuzz(cwd, "vs-level", "--oracle-ort-graph-optimization", "disabled")
+t.check(rc == 2 and "needs --oracle" in out,
+        "--oracle-ort-graph-optimization without --oracle: a usage error (%d)" % rc)
+
 # ONNX Runtime 1.30 with the repository's expectations file.
 p = subprocess.run([seqconf, "runtimes", "--json"], capture_output=True, text=True, timeout=120)
 ort = [r for r in json.loads(p.stdout or "[]")
@@ -127,4 +154,15 @@ else:
             % (fresh["new_departures"], rc))
     ok, text = valid("ort")
     t.check(ok, "its report is valid: " + text)
+    # ONNX Runtime at all against itself at disabled: every finding listed in
+    # expectations/onnxruntime-vs-onnxruntime_disabled.json.
+    rc, out, opt = fuzz(source, "ort-opt", "--oracle", "onnxruntime",
+                        "--oracle-ort-graph-optimization", "disabled", runtime="onnxruntime",
+                        seed="11", iterations=ort_programs)
+    t.check(rc == 0 and opt["new_departures"] == 0
+            and opt["oracle"] == "onnxruntime (graph optimization: disabled)"
+            and opt["expectations_file"] ==
+            os.path.join("expectations", "onnxruntime-vs-onnxruntime_disabled.json"),
+            "ONNX Runtime against itself at disabled: %d findings, none new, exit 0 (%d)"
+            % (len(opt["findings"]), rc))
 sys.exit(t.finish())
