@@ -641,7 +641,7 @@ std::shared_ptr<OrtLibrary> open_library(const std::filesystem::path& library,
                                          OrtGraphOptimization level) {
   // ONNX Runtime 1.30 on Linux starts a telemetry system when its environment is created,
   // unless ORT_DISABLE_TELEMETRY is set: it writes an empty /tmp/mat-debug-<pid>.log per process
-  // and a database under ~/.cache/Microsoft, and took about 30% of a fuzz campaign's time.
+  // and a database under ~/.cache/Microsoft/DeveloperTools/.onnxruntime.
   // Set before the library is loaded; a value the user gave is kept. Worker processes inherit it.
   ::setenv("ORT_DISABLE_TELEMETRY", "1", /*overwrite=*/0);
   void* handle = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
