@@ -21,6 +21,7 @@
 #include "runtimes/onnxruntime.h"
 #include "runtimes/registry.h"
 #include "runtimes/seeded/seeded.h"
+#include "tests/difffuzz/fuzz_dirs.h"
 #include "tests/support/runtime_test_util.h"
 
 namespace seqconf::testing {
@@ -29,15 +30,6 @@ namespace {
 namespace fs = std::filesystem;
 using difffuzz::FuzzOptions;
 using difffuzz::run_campaign;
-
-const fs::path kSource = SEQCONF_SOURCE_DIR;
-
-fs::path fresh_dir(const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() / ("seqconf-difffuzz-" + name);
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
 
 // SequenceInsert's description and input descriptions, whitespace runs made single spaces.
 std::string insert_spec_text() {
@@ -58,7 +50,7 @@ TEST(DiffFuzz, ReferenceAgainstItselfFindsNothing) {
   FuzzOptions o;
   o.seed = 7;
   o.iterations = 400;
-  o.out = fresh_dir("self");
+  o.out = fresh_fuzz_dir("difffuzz-self");
   const auto r = run_campaign(*rt, o);
   EXPECT_EQ(r.programs, 400u);
   EXPECT_EQ(r.disagreements, 0u);
@@ -99,7 +91,7 @@ TEST(DiffFuzz, BrokenInsertIsFoundAndShrunk) {
   o.seed = 11;
   o.iterations = 300;
   o.runtime_spec = "seeded=insert.negative_inserts_after";
-  o.out = fresh_dir("broken");
+  o.out = fresh_fuzz_dir("difffuzz-broken");
   const auto r = run_campaign(rt, o);
   ASSERT_FALSE(r.findings.empty());
   for (const auto& f : r.findings) {
@@ -136,7 +128,7 @@ TEST(DiffFuzz, SameSeedSameFindings) {
     FuzzOptions o;
     o.seed = 3;
     o.iterations = 150;
-    o.out = fresh_dir(name);
+    o.out = fresh_fuzz_dir("difffuzz-" + name);
     o.jobs = jobs;
     o.make_runtime = [] {
       return seeded::make_seeded_runtime(seeded::defect("insert.negative_inserts_after"));
@@ -169,11 +161,11 @@ TEST(DiffFuzz, OnnxRuntimeFindingsAreExpectedAndReproduce) {
   // (ConcatFromSequence of tensors of different ranks).
   std::unique_ptr<Runtime> rt = isolate_runtime(std::move(in_process));
   const auto expectations =
-      reports::Expectations::load(kSource / "expectations" / "onnxruntime.json");
+      reports::Expectations::load(kFuzzSource / "expectations" / "onnxruntime.json");
   FuzzOptions o;
   o.seed = 1;
   o.iterations = 2000;
-  o.out = fresh_dir("onnxruntime");
+  o.out = fresh_fuzz_dir("difffuzz-onnxruntime");
   const auto r = run_campaign(*rt, o);
   std::cout << r.programs << " programs, " << r.not_supported << " not supported, "
             << r.findings.size() << " findings, " << r.seconds << " s\n";

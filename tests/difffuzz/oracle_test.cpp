@@ -17,6 +17,7 @@
 #include "reports/expectations.h"
 #include "runtimes/isolated.h"
 #include "runtimes/registry.h"
+#include "tests/difffuzz/fuzz_dirs.h"
 #include "tests/support/runtime_test_util.h"
 
 namespace seqconf::testing {
@@ -26,15 +27,7 @@ namespace fs = std::filesystem;
 using difffuzz::FuzzOptions;
 using difffuzz::run_campaign;
 
-const fs::path kOracleSource = SEQCONF_SOURCE_DIR;
 constexpr const char* kDefect = "seeded=insert.negative_inserts_after";
-
-fs::path oracle_dir(const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() / ("seqconf-oracle-" + name);
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
 
 FuzzOptions against(const std::string& oracle, const std::string& id, const fs::path& out) {
   FuzzOptions o;
@@ -49,7 +42,7 @@ FuzzOptions against(const std::string& oracle, const std::string& id, const fs::
 
 TEST(Oracle, ARuntimeAgainstItselfFindsNothing) {
   auto defect = make_runtime(kDefect);
-  FuzzOptions o = against(kDefect, "seeded", oracle_dir("itself"));
+  FuzzOptions o = against(kDefect, "seeded", fresh_fuzz_dir("oracle-itself"));
   const auto r = run_campaign(*defect, o);
   EXPECT_EQ(r.disagreements, 0u);
   EXPECT_TRUE(r.findings.empty());
@@ -57,14 +50,14 @@ TEST(Oracle, ARuntimeAgainstItselfFindsNothing) {
   // The same campaign against the reference finds the defect.
   FuzzOptions reference = o;
   reference.make_oracle = nullptr;
-  reference.out = oracle_dir("itself-reference");
+  reference.out = fresh_fuzz_dir("oracle-itself-reference");
   EXPECT_FALSE(run_campaign(*defect, reference).findings.empty());
 }
 
 TEST(Oracle, TheOracleIsTheExpectedSide) {
   // The reference under test, the defect as the oracle: the oracle's results are expected.
   auto reference = make_runtime("reference");
-  FuzzOptions o = against(kDefect, "seeded", oracle_dir("expected"));
+  FuzzOptions o = against(kDefect, "seeded", fresh_fuzz_dir("oracle-expected"));
   const auto r = run_campaign(*reference, o);
   ASSERT_FALSE(r.findings.empty());
   CaseSelection sel;
@@ -127,7 +120,7 @@ class Unsteady : public Runtime {
 
 TEST(Oracle, OutputsThatChangeRunToRunAreNondeterministic) {
   auto reference = make_runtime("reference");
-  FuzzOptions o = against("reference", "unsteady", oracle_dir("unsteady"));
+  FuzzOptions o = against("reference", "unsteady", fresh_fuzz_dir("oracle-unsteady"));
   o.make_oracle = [] { return std::make_unique<Unsteady>(); };
   o.oracle_name = "unsteady";
   const auto r = run_campaign(*reference, o);
@@ -149,7 +142,7 @@ TEST(Oracle, OnnxRuntimeAgainstItselfAtDisabledIsExpected) {
   o.seed = 11;
   o.iterations = std::getenv("SEQCONF_SANITIZED") ? 200 : 1000;
   o.input_sets = difffuzz::kDefaultInputSets;
-  o.out = oracle_dir("onnxruntime");
+  o.out = fresh_fuzz_dir("oracle-onnxruntime");
   RuntimeOptions disabled;
   disabled.ort_graph_optimization = OrtGraphOptimization::disabled;
   o.make_oracle = [spec, disabled] { return isolate_runtime(make_runtime(spec, disabled)); };
@@ -159,7 +152,7 @@ TEST(Oracle, OnnxRuntimeAgainstItselfAtDisabledIsExpected) {
   const auto r = run_campaign(*all, o);
   std::cout << r.programs << " programs, " << r.findings.size() << " findings\n";
   EXPECT_GT(r.agree_outputs, 100u);
-  const auto expectations = reports::Expectations::load(kOracleSource / "expectations" /
+  const auto expectations = reports::Expectations::load(kFuzzSource / "expectations" /
                                                         "onnxruntime-vs-onnxruntime_disabled.json");
   for (const auto& f : r.findings)
     EXPECT_NE(expectations.match("corpus/" + f.id), nullptr)
