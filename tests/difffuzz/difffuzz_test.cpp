@@ -107,11 +107,7 @@ TEST(DiffFuzz, BrokenInsertIsFoundAndShrunk) {
     EXPECT_FALSE(spec.empty()) << f.id;
     EXPECT_NE(insert_spec_text().find(spec), std::string::npos) << f.id << ": " << spec;
   }
-  CaseSelection sel;
-  sel.source = "corpus";
-  sel.corpus = o.out;
-  std::vector<std::string> notes;
-  const auto cases = select_cases(sel, &notes);
+  const auto cases = fixture_cases(o.out);
   ASSERT_EQ(cases.size(), r.findings.size());
   auto reference = make_runtime("reference");
   for (const auto& c : cases) {
@@ -179,11 +175,7 @@ TEST(DiffFuzz, OnnxRuntimeFindingsAreExpectedAndReproduce) {
     status_by_id["corpus/" + f.id] = difffuzz::status_of_kind(f.kind);
   }
   // The fixtures reproduce: the corpus runner gives ORT the status the finding predicts.
-  CaseSelection sel;
-  sel.source = "corpus";
-  sel.corpus = o.out;
-  std::vector<std::string> notes;
-  const auto cases = r.findings.empty() ? std::vector<Case>{} : select_cases(sel, &notes);
+  const auto cases = r.findings.empty() ? std::vector<Case>{} : fixture_cases(o.out);
   ASSERT_EQ(cases.size(), r.findings.size());
   // The static checks in their sandbox, as seqconf run does: ONNX's shape inference dies with
   // SIGFPE on a zero split given as an initializer.

@@ -60,11 +60,7 @@ TEST(Oracle, TheOracleIsTheExpectedSide) {
   FuzzOptions o = against(kDefect, "seeded", fresh_fuzz_dir("oracle-expected"));
   const auto r = run_campaign(*reference, o);
   ASSERT_FALSE(r.findings.empty());
-  CaseSelection sel;
-  sel.source = "corpus";
-  sel.corpus = o.out;
-  std::vector<std::string> notes;
-  const auto cases = select_cases(sel, &notes);
+  const auto cases = fixture_cases(o.out);
   ASSERT_EQ(cases.size(), r.findings.size());
   auto defect = make_runtime(kDefect);
   for (const auto& f : r.findings) {
