@@ -93,9 +93,10 @@ struct FuzzOptions {
   // The other side of every comparison, one instance per thread: the reference when null.
   // Another runtime makes it a campaign of the runtime under test against that one, for
   // example ONNX Runtime at graph optimization `all` against itself at `disabled`: a
-  // disagreement is then the optimizer's, whatever the spec says (the reference may reject the
-  // program). Its findings' IDs carry oracle=<oracle_id>, their fixtures the oracle's outputs
-  // as the expected ones, and their case.json the oracle's name.
+  // disagreement is then between the two levels, whatever the spec says (the reference may
+  // reject the program), unless a side's outputs change from run to run (kind
+  // nondeterministic). Its findings' IDs carry oracle=<oracle_id>, their fixtures the oracle's
+  // outputs as the expected ones, and their case.json the oracle's name.
   std::function<std::unique_ptr<Runtime>()> make_oracle;
   std::string oracle_id;    // [A-Za-z0-9_.-]+, for finding IDs; needed with make_oracle
   std::string oracle_name;  // as messages and reports name it ("onnxruntime (graph ...)")

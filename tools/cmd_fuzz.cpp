@@ -277,8 +277,9 @@ const CommandRegistrar kFuzz(35, [](CLI::App& app) {
   cmd->add_option("--oracle", args->oracle,
                   "Compare with this runtime instead of the reference (same spelling as "
                   "--runtime): a disagreement is then between the two runtimes, whatever the "
-                  "spec says. With --oracle-ort-graph-optimization disabled and --runtime "
-                  "onnxruntime, every finding is ONNX Runtime's graph optimizers'");
+                  "spec says. With --runtime onnxruntime and --oracle-ort-graph-optimization "
+                  "disabled, a finding is a difference between ONNX Runtime's graph optimization "
+                  "levels, or outputs that change from run to run (kind nondeterministic)");
   cmd->add_option("--oracle-ort-graph-optimization", args->oracle_ort_graph_optimization,
                   "ONNX Runtime's graph optimization level for the oracle (onnxruntime only)")
       ->check(levels);
