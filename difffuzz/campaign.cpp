@@ -499,7 +499,6 @@ struct Finder {
   }
 };
 
-// oracle_name: the runtime the finding's expected result comes from; empty: the reference.
 // Of a disagreement between two runtimes that both gave outputs: the side (named as messages
 // name it) whose outputs differ when the program is prepared and run again, bit for bit; empty
 // when both repeat their outputs.
@@ -514,6 +513,7 @@ std::string unstable_side(const BuiltProgram& b, const Evaluation& e, Runtime& o
   return {};
 }
 
+// oracle_name: the runtime the finding's expected result comes from; empty: the reference.
 CaseJson make_case_json(const FuzzFinding& f, const Evaluation& e, const BuiltProgram& b,
                         const Step* step, const std::string& reproduce,
                         const std::string& oracle_name) {
