@@ -114,7 +114,7 @@ CaseJson parse_case_json(const std::string& text) {
     if (j.contains("params")) c.params = ojson::parse(j.at("params").dump());
     if (j.contains("inputs")) c.inputs = j.at("inputs").get<std::vector<std::string>>();
     if (j.contains("outputs")) c.outputs = j.at("outputs").get<std::vector<std::string>>();
-    for (const char* key : {"expected", "found", "reproduce"})
+    for (const char* key : {"expected", "found", "reproduce", "producer"})
       if (j.contains(key)) c.extra[key] = ojson::parse(j.at(key).dump());
     return c;
   } catch (const nlohmann::json::exception& e) {

@@ -78,7 +78,8 @@ struct CaseJson {
   std::string static_not_applicable;  // why the checks do not apply (then both are unset)
   nlohmann::ordered_json params = nlohmann::ordered_json::object();
   std::vector<std::string> inputs, outputs;
-  // Written after the fields above, in this order (fuzz findings: expected, found, reproduce).
+  // Written after the fields above, in this order (fuzz findings: expected, found, reproduce;
+  // exported models: producer).
   nlohmann::ordered_json extra = nlohmann::ordered_json::object();
 };
 

@@ -5,6 +5,12 @@
 #ifndef SEQCONF_DEFAULT_CORPUS
 #define SEQCONF_DEFAULT_CORPUS "fixtures/corpus"
 #endif
+#ifndef SEQCONF_DEFAULT_EXPORTED
+#define SEQCONF_DEFAULT_EXPORTED "fixtures/exported"
+#endif
+#ifndef SEQCONF_DEFAULT_EXPORTER_EXPECTATIONS
+#define SEQCONF_DEFAULT_EXPORTER_EXPECTATIONS "expectations/torch-onnx.json"
+#endif
 
 namespace seqconf {
 
@@ -35,6 +41,17 @@ fs::path default_corpus_root() {
   if (const char* env = std::getenv("SEQCONF_CORPUS"); env && *env) return env;
   if (auto dir = package_data_dir(); !dir.empty()) return dir / "corpus";
   return SEQCONF_DEFAULT_CORPUS;
+}
+
+fs::path default_exported_root() {
+  if (const char* env = std::getenv("SEQCONF_EXPORTED"); env && *env) return env;
+  if (auto dir = package_data_dir(); !dir.empty()) return dir / "exported";
+  return SEQCONF_DEFAULT_EXPORTED;
+}
+
+fs::path default_exporter_expectations() {
+  if (auto dir = package_data_dir(); !dir.empty()) return dir / "expectations" / "torch-onnx.json";
+  return SEQCONF_DEFAULT_EXPORTER_EXPECTATIONS;
 }
 
 fs::path default_onnx_testdata_root() {

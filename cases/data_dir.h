@@ -17,6 +17,14 @@ bool set_package_data_dir(const std::filesystem::path& dir);
 // $SEQCONF_CORPUS, else package_data_dir() / "corpus", else this source tree's fixtures/corpus.
 std::filesystem::path default_corpus_root();
 
+// $SEQCONF_EXPORTED, else package_data_dir() / "exported", else this source tree's
+// fixtures/exported (models written by torch.onnx, generators/exported).
+std::filesystem::path default_exported_root();
+
+// The exporter's known departures applied to exported cases by default:
+// package_data_dir() / "expectations/torch-onnx.json", else this source tree's.
+std::filesystem::path default_exporter_expectations();
+
 // $SEQCONF_ONNX_TESTDATA, else /usr/share/libonnx-testdata/data (Debian's libonnx-testdata).
 std::filesystem::path default_onnx_testdata_root();
 

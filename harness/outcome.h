@@ -88,7 +88,8 @@ struct StaticFinding {
 // again in other configurations (suite/attribution.h): ONNX Runtime with its graph optimizations
 // disabled, and the models ONNX Runtime builds evaluated by the reference.
 struct Attribution {
-  // "kernel" | "graph optimizer" | "loader" (the loader or its shape inference) | "undetermined"
+  // "kernel" | "graph optimizer" | "loader" (the loader or its shape inference) | "exporter"
+  // (an exported model that departs from its framework on the reference too) | "undetermined"
   std::string layer;
   std::string why;  // one sentence, from the runs below
   struct Run {
@@ -102,9 +103,31 @@ struct Attribution {
   std::vector<Run> runs;
 };
 
+// One verdict on an exported case besides the runtime's own (Outcome::exported).
+struct Judgement {
+  Status status = Status::skipped;
+  Reason reason = Reason::none;
+  std::string message;  // one line, as Outcome::message
+};
+
+// An exported model (Case::exported) is judged three ways. The outcome's own status is the
+// runtime verdict: the runtime against the spec, whose meaning of the model is the reference's
+// (its outputs, or its rejection). The other two:
+//   exporter     the spec's meaning of the model against the producing framework: a difference
+//                is the exporter's departure (its model does not mean the program);
+//   end_to_end   the runtime against the framework: what the model's user sees.
+// A runtime departure on which the program's end-to-end result depends: the runtime verdict is
+// not a pass while the end-to-end verdict is (depends_on_departure).
+struct ExportedVerdicts {
+  std::string producer;  // "torch.onnx 1.13.1 (pytorch 1.13.1)"; empty when unknown
+  std::string program;   // the framework program's name; the case's folder when unknown
+  Judgement exporter;
+  Judgement end_to_end;
+};
+
 struct Outcome {
   std::string case_id;
-  std::string source;  // onnx-backend | corpus | fuzz
+  std::string source;  // onnx-backend | corpus | exported | fuzz
   std::string op;      // the operator the case is about ("model" for multi-op fixtures)
   std::string dtype;   // element type the case is about, or empty
   // The graph context the op runs in (Case::context); empty counts as "inputs".
@@ -132,6 +155,13 @@ struct Outcome {
   // The smallest case of a departure, in a run that attributes departures: which layer of the
   // runtime the departure comes from.
   std::optional<Attribution> attribution;
+  // An exported case's exporter and end-to-end verdicts (ExportedVerdicts).
+  std::optional<ExportedVerdicts> exported;
+  // The runtime matches the framework only because it departs from the spec.
+  bool depends_on_departure() const {
+    return exported && status != Status::pass && status != Status::skipped &&
+           exported->end_to_end.status == Status::pass;
+  }
 };
 
 // Counts of outcomes by status, with the static findings and spec ambiguities they carry.

@@ -9,6 +9,7 @@
 #include "harness/static_checks.h"
 #include "reference/error.h"
 #include "reference/limits.h"
+#include "runtimes/reference_runtime.h"
 
 namespace seqconf {
 
@@ -92,6 +93,74 @@ void rejected(Outcome& o, const RunError& e, const std::optional<std::string>& e
   o.status = Status::pass;
 }
 
+// An exported case (Case::exported): the spec's meaning of its model is the reference's, under
+// the run's policy. That meaning replaces the framework's outputs as what the runtime is held to;
+// the framework's outputs judge the exporter (here) and the end-to-end result (run_case).
+struct ExportedCase {
+  ExportedVerdicts verdicts;
+  // Per data set: the reference's rejection (its error code), else nullopt and its outputs in
+  // the LoadedCase.
+  std::vector<std::optional<std::string>> spec_error;
+  std::vector<std::vector<Value>> framework_outputs;
+};
+
+std::string producer_text(const nlohmann::json& p) {
+  if (!p.is_object() || !p.contains("exporter")) return {};
+  std::string s = p.value("exporter", "") + " " + p.value("exporter_version", "");
+  if (p.contains("framework"))
+    s += " (" + p.value("framework", "") + " " + p.value("framework_version", "") + ")";
+  return s;
+}
+
+ExportedCase judge_exporter(const Case& c, LoadedCase& lc, bool strict) {
+  ExportedCase ex;
+  ex.verdicts.producer = producer_text(c.producer);
+  ex.verdicts.program = c.producer.is_object() && c.producer.contains("program")
+                            ? c.producer.value("program", "")
+                            : c.dir.filename().string();
+  ex.verdicts.exporter.status = Status::pass;
+  ReferenceRuntime reference(strict ? Policy::strict : Policy::lenient);
+  RunError prep_error;
+  auto spec_rejects = [&](const std::string& where, const RunError& e) {
+    Judgement& j = ex.verdicts.exporter;
+    if (j.status != Status::pass) return;
+    j.status = status_of(e.kind);
+    j.reason = reason_of(e.kind);
+    j.message = where + ": the framework runs the program; the spec (reference) rejects its model: " +
+                describe_error(e);
+  };
+  std::unique_ptr<PreparedModel> prepared = reference.prepare(c.dir / "model.onnx", lc.model, &prep_error);
+  for (DataSet& ds : lc.data_sets) {
+    ex.framework_outputs.push_back(std::move(ds.outputs));
+    ds.outputs.clear();
+    if (!prepared) {
+      ex.spec_error.push_back(prep_error.code.empty() ? "not_supported" : prep_error.code);
+      spec_rejects("model.onnx", prep_error);
+      continue;
+    }
+    RunResult r = prepared->run(ds.inputs);
+    if (!r.ok) {
+      ex.spec_error.push_back(r.error.code.empty() ? "not_supported" : r.error.code);
+      spec_rejects(ds.name, r.error);
+      continue;
+    }
+    ex.spec_error.push_back(std::nullopt);
+    ds.outputs = std::move(r.outputs);
+    const Comparison cmp = compare_outputs(ex.framework_outputs.back(), ds.outputs, c.comparison);
+    if (!cmp.ok && ex.verdicts.exporter.status == Status::pass)
+      ex.verdicts.exporter = {Status::fail, cmp.reason,
+                              ds.name + ": the spec's meaning of the model (reference) against the "
+                                        "framework: " + cmp.message};
+  }
+  return ex;
+}
+
+// The end-to-end verdict of a runtime that rejected what the framework ran.
+Judgement rejected_end_to_end(const std::string& where, const RunError& e) {
+  return {status_of(e.kind), reason_of(e.kind),
+          where + ": the framework runs the program; the runtime rejects it: " + describe_error(e)};
+}
+
 }  // namespace
 
 Outcome run_case(const Case& c, Runtime& runtime, const RunOptions& options,
@@ -107,16 +176,23 @@ Outcome run_case(const Case& c, Runtime& runtime, const RunOptions& options,
   o.context = c.context;
   o.spec = c.spec;
   o.clauses = c.clauses;
-  const std::optional<std::string> expected_code = c.expected_error_for(options.strict);
+  std::optional<std::string> expected_code = c.expected_error_for(options.strict);
   LoadedCase lc;
   // Started once the case is loaded, collected when its outcome is complete: in the sandbox they
   // run while the case is prepared and run.
   std::optional<CaseStaticChecks> checks;
+  std::optional<ExportedCase> ex;
   auto finish = [&]() -> Outcome {
     o.kept_model = runtime.kept_model(c.dir / "model.onnx", o.status != Status::pass);
     if (checks) {
       o.findings = checks->findings();
       o.static_checks_not_applicable = checks->not_applicable();
+    }
+    if (ex) {
+      if (ex->verdicts.end_to_end.status == Status::skipped && o.status != Status::skipped &&
+          o.reason != Reason::load_error)
+        ex->verdicts.end_to_end.status = Status::pass;
+      o.exported = std::move(ex->verdicts);
     }
     o.duration_ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
@@ -128,15 +204,33 @@ Outcome run_case(const Case& c, Runtime& runtime, const RunOptions& options,
     o.status = Status::error;
     o.reason = Reason::load_error;
     o.message = e.what();
+    if (c.exported()) o.exported = ExportedVerdicts{};
     return finish();
   }
+  if (c.exported()) {
+    for (const auto& ds : lc.data_sets)
+      if (ds.outputs.empty()) {
+        o.status = Status::error;
+        o.reason = Reason::load_error;
+        o.message = (c.dir / ds.name).string() + ": no output_K.pb (the framework's outputs)";
+        o.exported = ExportedVerdicts{};
+        return finish();
+      }
+    ex = judge_exporter(c, lc, options.strict);
+    // The model is must-reject under the spec when the reference rejects every data set.
+    if (std::all_of(ex->spec_error.begin(), ex->spec_error.end(),
+                    [](const auto& e) { return e.has_value(); }))
+      expected_code = ex->spec_error.front();
+  }
+  // What data set k must give: the case's expectation, or for an exported case the spec's.
+  const auto expected_code_of = [&](size_t k) { return ex ? ex->spec_error[k] : expected_code; };
   if (options.static_checks) checks.emplace(lc, expected_code.has_value(), sandbox);
   o.expected =
       expected_code ? "error " + *expected_code : summarize_values(lc.data_sets.front().outputs);
   if (!expected_code) o.comparison = c.comparison.name();
-  if (!expected_code)
+  if (!ex)
     for (const auto& ds : lc.data_sets)
-      if (ds.outputs.empty()) {
+      if (!expected_code && ds.outputs.empty()) {
         o.status = Status::error;
         o.reason = Reason::load_error;
         o.message = (c.dir / ds.name).string() + ": no output_K.pb and no error expectation";
@@ -151,11 +245,17 @@ Outcome run_case(const Case& c, Runtime& runtime, const RunOptions& options,
     prep_error.message = std::string("exception while preparing: ") + e.what();
   }
   if (!prepared) {
+    if (ex) ex->verdicts.end_to_end = rejected_end_to_end("model.onnx", prep_error);
     rejected(o, prep_error, expected_code);
     if (o.status != Status::pass) o.message = (c.dir / "model.onnx").string() + ": " + o.message;
     return finish();
   }
-  for (const DataSet& ds : lc.data_sets) {
+  // The first data set that does not pass decides the outcome. An exported case runs every data
+  // set all the same (its end-to-end verdict needs them), unless the runtime died or hung.
+  bool decided = false;
+  for (size_t k = 0; k < lc.data_sets.size(); ++k) {
+    const DataSet& ds = lc.data_sets[k];
+    const std::optional<std::string> code = expected_code_of(k);
     RunResult r;
     try {
       r = prepared->run(ds.inputs);
@@ -167,31 +267,49 @@ Outcome run_case(const Case& c, Runtime& runtime, const RunOptions& options,
     for (auto& a : r.ambiguities)
       if (std::find(o.ambiguities.begin(), o.ambiguities.end(), a) == o.ambiguities.end())
         o.ambiguities.push_back(a);
+    if (ex && ex->verdicts.end_to_end.status == Status::skipped) {
+      if (!r.ok) {
+        ex->verdicts.end_to_end = rejected_end_to_end(ds.name, r.error);
+      } else {
+        const Comparison e2e = compare_outputs(ex->framework_outputs[k], r.outputs, c.comparison);
+        if (!e2e.ok) ex->verdicts.end_to_end = {Status::fail, e2e.reason, ds.name + ": " + e2e.message};
+      }
+    }
+    const bool died = !r.ok && (r.error.kind == RunError::Kind::crash ||
+                                r.error.kind == RunError::Kind::timeout);
+    if (decided) {
+      if (died) break;
+      continue;
+    }
     if (!r.ok) {
-      rejected(o, r.error, expected_code);
+      rejected(o, r.error, code);
       if (o.status != Status::pass) {
         o.message = ds.name + ": " + o.message;
-        return finish();
+        decided = true;
+        if (!ex || died) return finish();
       }
       continue;
     }
     o.actual = summarize_values(r.outputs);
-    if (expected_code) {
+    if (code) {
       o.status = Status::fail;
       o.reason = Reason::accepted_invalid;
-      o.message = ds.name + ": accepted an input that must be rejected with " + *expected_code +
+      o.message = ds.name + ": accepted an input that must be rejected with " + *code +
                   "; gave " + o.actual;
-      return finish();
+      decided = true;
+      if (!ex) return finish();
+      continue;
     }
     Comparison cmp = compare_outputs(ds.outputs, r.outputs, c.comparison);
     if (!cmp.ok) {
       o.status = Status::fail;
       o.reason = cmp.reason;
       o.message = ds.name + ": " + cmp.message;
-      return finish();
+      decided = true;
+      if (!ex) return finish();
     }
   }
-  o.status = Status::pass;
+  if (!decided) o.status = Status::pass;
   return finish();
 }
 

@@ -226,6 +226,11 @@ std::vector<SpecClause> make_table() {
        11,
        "When `new_axis` is 1, accepted range is `[-r - 1, r]`."},
       {"ConcatFromSequence.axis_required", {"ConcatFromSequence"}, 11, "Which axis to concat on."},
+
+      // Operators around the sequences that exported models depend on (exporter departures,
+      // expectations/torch-onnx.json). Loop-11's loop-carried values V are tensors only; Loop-13
+      // widens V to "All Tensor and Sequence types".
+      {"Loop.v_types", {"Loop"}, 11, "All Tensor types"},
   };
 }
 

@@ -34,11 +34,13 @@ Expectations Expectations::from_json(const nlohmann::json& j) {
   if (!j.is_object())
     throw Error(ErrorCode::invalid_argument, "expectations: the top level is not an object");
   Expectations ex;
-  if (const auto it = j.find("runtime"); it != j.end()) {
-    if (!it->is_string())
-      throw Error(ErrorCode::invalid_argument, "expectations: \"runtime\" is not a string");
-    ex.runtime_ = it->get<std::string>();
-  }
+  for (const char* key : {"runtime", "exporter"})
+    if (const auto it = j.find(key); it != j.end()) {
+      if (!it->is_string())
+        throw Error(ErrorCode::invalid_argument,
+                    std::string("expectations: \"") + key + "\" is not a string");
+      ex.runtime_ = it->get<std::string>();
+    }
   const auto entries = j.find("entries");
   if (entries == j.end() || !entries->is_array())
     throw Error(ErrorCode::invalid_argument, "expectations: \"entries\" is missing or not a list");
@@ -82,6 +84,7 @@ Expectations Expectations::from_json(const nlohmann::json& j) {
     }
     x.reason = string_field(e, "reason", i, true);
     x.link = string_field(e, "link", i, false);
+    x.clause = string_field(e, "clause", i, false);
     ex.entries_.push_back(std::move(x));
   }
   return ex;

@@ -2,7 +2,11 @@
 //
 //   {"runtime": "onnxruntime",
 //    "entries": [{"id": "<case id or glob>", "status": "not_supported",
-//                 "reason": "...", "link": "optional"}]}
+//                 "reason": "...", "link": "optional", "clause": "optional"}]}
+//
+// An exporter's file (expectations/torch-onnx.json, {"exporter": "torch.onnx", "entries": ...})
+// lists the exporter departures of exported models the same way: "status" is the exporter
+// verdict's (Outcome::exported) and "clause" names the spec clause the model departs on.
 //
 // The first entry whose id glob (fnmatch: * ? [...]) matches a case id applies to that case.
 // "status" may also be a list, e.g. ["not_supported", "pass"]: every status in it is expected
@@ -25,6 +29,7 @@ struct Expectation {
   Status status = Status::fail;  // the expected status
   std::string reason;
   std::string link;
+  std::string clause;        // an exporter departure's spec clause id (spec_clauses.h)
   std::vector<Status> also;  // further statuses that are expected too
   bool accepts(Status s) const;
 };
@@ -37,6 +42,7 @@ class Expectations {
   // Throws Error(io_error) when the file cannot be read, Error(invalid_argument) otherwise.
   static Expectations load(const std::filesystem::path& path);
 
+  // "runtime", or an exporter's file's "exporter".
   const std::string& runtime() const { return runtime_; }
   const std::vector<Expectation>& entries() const { return entries_; }
   // The first entry whose glob matches case_id, or null.

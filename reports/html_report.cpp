@@ -153,6 +153,24 @@ void case_details(std::ostringstream& h, const Report& r, const CaseRecord& c) {
   }
   if (!c.outcome.spec.empty())
     h << "<dt>spec</dt><dd><blockquote>" << e(c.outcome.spec) << "</blockquote></dd>";
+  if (o.exported) {
+    const ExportedVerdicts& x = *o.exported;
+    row("producer", x.producer + (x.program.empty() ? "" : ", program " + x.program));
+    const auto verdict_row = [&](const char* k, const Judgement& v) {
+      h << "<dt>" << k << "</dt><dd>" << html_status_tag(v.status);
+      if (v.reason != Reason::none) h << " " << e(reason_name(v.reason));
+      if (!v.message.empty()) h << " <small>" << e(v.message) << "</small>";
+      h << "</dd>";
+    };
+    verdict_row("exporter (spec vs framework)", x.exporter);
+    if (c.exporter_expectation)
+      h << "<dt>exporter expectation</dt><dd>" << e(c.exporter_expectation->clause) << ": "
+        << e(c.exporter_expectation->reason) << "</dd>";
+    verdict_row("runtime (vs spec)", {o.status, o.reason, o.message});
+    verdict_row("end to end (vs framework)", x.end_to_end);
+    if (o.depends_on_departure())
+      row("depends", "the runtime matches the framework only because it departs from the spec");
+  }
   for (const auto& f : o.findings)
     h << "<dt>" << e(f.check) << "</dt><dd>" << e(f.message) << "</dd>";
   if (!o.static_checks_not_applicable.empty())
@@ -194,6 +212,11 @@ void departures_section(std::ostringstream& h, const Report& r) {
       << "\" data-listed=\"" << e(d.listed) << "\"><td>" << e(d.title);
     if (!d.spec.empty() && d.clauses.size() > 1)
       h << "<blockquote>" << e(d.spec) << "</blockquote>";
+    if (!d.depending_programs.empty())
+      h << "<p class=\"depends\" data-depending=\"" << d.depending_programs.size() << "\">"
+        << d.depending_programs.size()
+        << " exported program(s) match the framework only through this departure: "
+        << e(list(d.depending_programs)) << "</p>";
     h << "</td><td class=\"n\" title=\"" << e(list(d.case_ids)) << "\">" << d.case_ids.size()
       << "</td><td>" << e(list(d.dtypes)) << "</td><td>" << e(list(d.contexts)) << "</td><td><code>"
       << e(d.smallest) << "</code><pre>" << e(d.rerun) << "</pre></td><td>" << e(d.listed)
@@ -214,6 +237,42 @@ void departures_section(std::ostringstream& h, const Report& r) {
       h << "</td>";
     }
     h << "</tr>\n";
+  }
+  h << "</table>\n";
+}
+
+// The exported cases' three verdicts and the exporter's departures (id exported); nothing
+// without exported cases.
+void exported_section(std::ostringstream& h, const Report& r) {
+  const ExportedSummary& x = r.exported;
+  if (x.cases == 0) return;
+  h << "<h2 id=\"exported-title\">Exported models: " << x.cases << " models of " << x.programs
+    << " programs, judged three ways</h2>\n<table class=\"exported\" id=\"exported\"><tr>"
+       "<th>verdict</th><th>what is compared</th><th>pass</th></tr>\n";
+  const auto line = [&](const char* name, const std::string& what, int passed) {
+    h << "<tr data-verdict=\"" << name << "\"><td>" << name << "</td><td>" << e(what)
+      << "</td><td class=\"n\">" << passed << "/" << x.cases << "</td></tr>\n";
+  };
+  line("exporter", "the model's meaning under the spec (reference) against the framework",
+       x.exporter_passed);
+  line("runtime", r.info.runtime_name + " against the spec", x.runtime_passed);
+  line("end to end", r.info.runtime_name + " against the framework", x.end_to_end_passed);
+  h << "</table>\n";
+  if (x.depending > 0)
+    h << "<p>" << x.depending << " exported model(s) match the framework only because "
+      << e(r.info.runtime_name) << " departs from the spec (the departures above say which).</p>\n";
+  if (r.exporter_departures.empty()) return;
+  h << "<table class=\"departures exporter-departures\" id=\"exporter-departures\"><tr>"
+       "<th>exporter departure</th><th>models</th><th>programs</th><th>smallest case</th>"
+       "<th>listed</th></tr>\n";
+  for (const auto& d : r.exporter_departures) {
+    std::string programs;
+    for (const auto& p : d.depending_programs) programs += (programs.empty() ? "" : ", ") + p;
+    h << "<tr data-departure=\"" << e(d.id) << "\" data-count=\"" << d.case_ids.size()
+      << "\" data-listed=\"" << e(d.listed) << "\"><td>" << e(d.title) << "<p><small>"
+      << e(d.spec) << "</small></p></td><td class=\"n\">" << d.case_ids.size() << "</td><td>"
+      << e(programs) << "</td><td><code>" << e(d.smallest) << "</code></td><td>" << e(d.listed)
+      << "</td></tr>\n";
   }
   h << "</table>\n";
 }
@@ -275,10 +334,14 @@ std::string report_to_html(const Report& r) {
          "the interruption are reported.</div>\n";
   if (s.has_unexpected())
     h << "<div class=\"banner bad\" id=\"verdict\">" << s.unexpected_failures
-      << " unexpected failure(s), " << s.unexpected_passes << " unexpected pass(es).</div>\n";
+      << " unexpected failure(s), " << s.unexpected_passes << " unexpected pass(es)"
+      << (s.unexpected_exporter ? ", " + num(s.unexpected_exporter) + " unexpected exporter verdict(s)"
+                                : std::string())
+      << ".</div>\n";
   else
     h << "<div class=\"banner good\" id=\"verdict\">No unexpected outcome.</div>\n";
   departures_section(h, r);
+  exported_section(h, r);
 
   h << "<table class=\"meta\">";
   const auto meta = [&](const char* k, const std::string& v) {
@@ -290,6 +353,8 @@ std::string report_to_html(const Report& r) {
   meta("machine", i.hostname + ", " + i.os + ", " + num(i.cpu_count) + " CPUs");
   meta("time", i.start_time + " .. " + i.end_time);
   meta("expectations", i.expectations_file.empty() ? "none" : i.expectations_file);
+  if (!i.exporter_expectations_file.empty())
+    meta("exporter expectations", i.exporter_expectations_file);
   meta("options", i.options.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
   if (!i.merged_from.empty()) {
     std::string m;

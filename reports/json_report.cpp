@@ -49,6 +49,21 @@ json attribution_to_json(const Attribution& a) {
   return j;
 }
 
+json judgement_to_json(const Judgement& v) {
+  return {{"status", status_key(v.status)}, {"reason", reason_name(v.reason)}, {"message", v.message}};
+}
+
+json expectation_to_json(const Expectation& e) {
+  json j = {{"id", e.id},
+            {"status", status_key(e.status)},
+            {"also", json::array()},
+            {"reason", e.reason},
+            {"link", e.link}};
+  for (Status s : e.also) j["also"].push_back(status_key(s));
+  if (!e.clause.empty()) j["clause"] = e.clause;
+  return j;
+}
+
 json case_to_json(const CaseRecord& c) {
   const Outcome& o = c.outcome;
   json j = {{"id", o.case_id},
@@ -75,13 +90,16 @@ json case_to_json(const CaseRecord& c) {
     j["static_checks_not_applicable"] = o.static_checks_not_applicable;
   if (!o.kept_model.empty()) j["kept_model"] = o.kept_model;
   if (o.attribution) j["attribution"] = attribution_to_json(*o.attribution);
-  if (c.expectation) {
-    j["expectation"] = {{"id", c.expectation->id},
-                        {"status", status_key(c.expectation->status)},
-                        {"also", json::array()},
-                        {"reason", c.expectation->reason},
-                        {"link", c.expectation->link}};
-    for (Status s : c.expectation->also) j["expectation"]["also"].push_back(status_key(s));
+  if (c.expectation) j["expectation"] = expectation_to_json(*c.expectation);
+  if (o.exported) {
+    j["exported"] = {{"producer", o.exported->producer},
+                     {"program", o.exported->program},
+                     {"exporter", judgement_to_json(o.exported->exporter)},
+                     {"end_to_end", judgement_to_json(o.exported->end_to_end)},
+                     {"depends_on_departure", o.depends_on_departure()},
+                     {"exporter_verdict", verdict_key(c.exporter_verdict)}};
+    if (c.exporter_expectation)
+      j["exported"]["exporter_expectation"] = expectation_to_json(*c.exporter_expectation);
   }
   return j;
 }
@@ -186,6 +204,42 @@ Attribution attribution_from_json(const json& j, const std::string& where) {
   return a;
 }
 
+Judgement judgement_from_json(const json& j, const std::string& where) {
+  Judgement v;
+  const std::string status = need_string(j, "status", where);
+  const auto st = status_from_key(status);
+  const std::string reason = need_string(j, "reason", where);
+  const auto re = reason_from_name(reason);
+  if (!st || !re)
+    throw Error(ErrorCode::invalid_argument,
+                "report: " + where + ": unknown status or reason " + status + "/" + reason);
+  v.status = *st;
+  v.reason = *re;
+  v.message = need_string(j, "message", where);
+  return v;
+}
+
+Expectation expectation_from_json(const json& j, const std::string& w) {
+  Expectation e;
+  e.id = need_string(j, "id", w);
+  const std::string es = need_string(j, "status", w);
+  const auto st = status_from_key(es);
+  if (!st) throw Error(ErrorCode::invalid_argument, "report: " + w + ": unknown status " + es);
+  e.status = *st;
+  if (const auto also = j.find("also"); also != j.end() && also->is_array())
+    for (const auto& a : *also) {
+      const auto as = a.is_string() ? status_from_key(a.get<std::string>()) : std::nullopt;
+      if (!as)
+        throw Error(ErrorCode::invalid_argument,
+                    "report: " + w + ".also: unknown status " + a.dump());
+      e.also.push_back(*as);
+    }
+  e.reason = need_string(j, "reason", w);
+  e.link = opt_string(j, "link");
+  e.clause = opt_string(j, "clause");
+  return e;
+}
+
 CaseRecord case_from_json(const json& j, size_t index) {
   const std::string where = "cases[" + std::to_string(index) + "]";
   CaseRecord c;
@@ -244,25 +298,23 @@ CaseRecord case_from_json(const json& j, size_t index) {
   if (const auto it = j.find("attribution"); it != j.end() && !it->is_null())
     o.attribution = attribution_from_json(*it, where + ".attribution");
   o.comparison = opt_string(j, "comparison");
-  if (const auto it = j.find("expectation"); it != j.end() && !it->is_null()) {
-    const std::string w = where + ".expectation";
-    Expectation e;
-    e.id = need_string(*it, "id", w);
-    const std::string es = need_string(*it, "status", w);
-    const auto st = status_from_key(es);
-    if (!st) throw Error(ErrorCode::invalid_argument, "report: " + w + ": unknown status " + es);
-    e.status = *st;
-    if (const auto also = it->find("also"); also != it->end() && also->is_array())
-      for (const auto& a : *also) {
-        const auto as = a.is_string() ? status_from_key(a.get<std::string>()) : std::nullopt;
-        if (!as)
-          throw Error(ErrorCode::invalid_argument,
-                      "report: " + w + ".also: unknown status " + a.dump());
-        e.also.push_back(*as);
-      }
-    e.reason = need_string(*it, "reason", w);
-    e.link = opt_string(*it, "link");
-    c.expectation = std::move(e);
+  if (const auto it = j.find("expectation"); it != j.end() && !it->is_null())
+    c.expectation = expectation_from_json(*it, where + ".expectation");
+  if (const auto it = j.find("exported"); it != j.end() && !it->is_null()) {
+    const std::string w = where + ".exported";
+    ExportedVerdicts x;
+    x.producer = need_string(*it, "producer", w);
+    x.program = need_string(*it, "program", w);
+    x.exporter = judgement_from_json(need(*it, "exporter", w), w + ".exporter");
+    x.end_to_end = judgement_from_json(need(*it, "end_to_end", w), w + ".end_to_end");
+    o.exported = std::move(x);
+    const std::string verdict = need_string(*it, "exporter_verdict", w);
+    const auto v = verdict_from_key(verdict);
+    if (!v)
+      throw Error(ErrorCode::invalid_argument, "report: " + w + ": unknown verdict " + verdict);
+    c.exporter_verdict = *v;
+    if (const auto e = it->find("exporter_expectation"); e != it->end() && !e->is_null())
+      c.exporter_expectation = expectation_from_json(*e, w + ".exporter_expectation");
   }
   return c;
 }
@@ -313,6 +365,7 @@ json departure_to_json(const Departure& d) {
             {"rerun", d.rerun},
             {"listed", d.listed}};
   if (d.attribution) j["attribution"] = attribution_to_json(*d.attribution);
+  if (!d.depending_programs.empty()) j["depending_programs"] = d.depending_programs;
   return j;
 }
 
@@ -330,6 +383,8 @@ json report_to_json(const Report& r) {
   j["complete"] = i.complete;
   j["options"] = i.options.is_object() ? i.options : json::object();
   j["expectations_file"] = i.expectations_file;
+  if (!i.exporter_expectations_file.empty())
+    j["exporter_expectations_file"] = i.exporter_expectations_file;
   j["merged_from"] = i.merged_from;
   j["summary"] = summary_to_json(r.summary);
 
@@ -352,6 +407,20 @@ json report_to_json(const Report& r) {
   // Derived from the cases like the rest; report_from_json recomputes them.
   j["departures"] = json::array();
   for (const auto& d : r.departures) j["departures"].push_back(departure_to_json(d));
+  if (r.exported.cases > 0) {
+    j["summary"]["unexpected_exporter"] = r.summary.unexpected_exporter;
+    const ExportedSummary& x = r.exported;
+    j["exported"] = {{"cases", x.cases},
+                     {"programs", x.programs},
+                     {"exporter_passed", x.exporter_passed},
+                     {"runtime_passed", x.runtime_passed},
+                     {"end_to_end_passed", x.end_to_end_passed},
+                     {"depending", x.depending},
+                     {"exporter_listed", x.exporter_listed}};
+    j["exporter_departures"] = json::array();
+    for (const auto& d : r.exporter_departures)
+      j["exporter_departures"].push_back(departure_to_json(d));
+  }
   return j;
 }
 
@@ -388,6 +457,7 @@ Report report_from_json(const json& j) {
   i.complete = complete.get<bool>();
   i.options = need(j, "options", "report");
   i.expectations_file = opt_string(j, "expectations_file");
+  i.exporter_expectations_file = opt_string(j, "exporter_expectations_file");
   if (const auto it = j.find("merged_from"); it != j.end() && it->is_array())
     for (const auto& s : *it)
       if (s.is_string()) i.merged_from.push_back(s.get<std::string>());

@@ -28,6 +28,67 @@ std::string detail_text(const CaseRecord& c) {
   return t;
 }
 
+std::string judgement_text(const char* name, const Judgement& v) {
+  std::string t = std::string(name) + ": " + std::string(status_key(v.status));
+  if (v.reason != Reason::none) t += " [" + std::string(reason_name(v.reason)) + "]";
+  if (!v.message.empty()) t += " " + v.message;
+  return t + "\n";
+}
+
+// An exported case's three verdicts, for the system-out of its testcase.
+std::string verdicts_text(const CaseRecord& c) {
+  const Outcome& o = c.outcome;
+  const ExportedVerdicts& x = *o.exported;
+  std::string t = "producer: " + x.producer + ", program: " + x.program + "\n";
+  t += judgement_text("exporter (the spec's meaning against the framework)", x.exporter);
+  t += judgement_text("runtime (against the spec)", {o.status, o.reason, o.message});
+  t += judgement_text("end to end (against the framework)", x.end_to_end);
+  if (o.depends_on_departure())
+    t += "the runtime matches the framework only because it departs from the spec\n";
+  return t;
+}
+
+// The exporter verdicts of the exported cases as a testsuite of their own, judged by the
+// exporter's expectations file; empty without exported cases.
+std::string exporter_suite(const Report& r, int* tests, int* failures, int* skipped) {
+  std::ostringstream x;
+  for (const auto& c : r.cases) {
+    const Outcome& o = c.outcome;
+    if (!o.exported) continue;
+    ++*tests;
+    const Judgement& v = o.exported->exporter;
+    x << "  <testcase classname=\"exporter\" name=\"" << xml_escape(o.case_id) << "\"";
+    switch (c.exporter_verdict) {
+      case Verdict::pass:
+        x << "/>\n";
+        continue;
+      case Verdict::skipped:
+      case Verdict::expected_failure: {
+        ++*skipped;
+        const Expectation* e = c.exporter_expectation ? &*c.exporter_expectation : nullptr;
+        x << ">\n   <skipped message=\""
+          << xml_escape(e ? "expected exporter departure (" + e->clause + "): " + e->reason
+                          : std::string("not run"))
+          << "\">" << xml_escape(v.message) << "</skipped>\n";
+        break;
+      }
+      case Verdict::unexpected_pass:
+      case Verdict::unexpected_failure:
+        ++*failures;
+        x << ">\n   <failure type=\""
+          << (c.exporter_verdict == Verdict::unexpected_pass ? "unexpected_pass"
+                                                             : "exporter_departure")
+          << "\" message=\""
+          << xml_escape(v.message.empty() ? "passed, but the exporter's expectations say it departs"
+                                          : v.message)
+          << "\"/>\n";
+        break;
+    }
+    x << "  </testcase>\n";
+  }
+  return x.str();
+}
+
 }  // namespace
 
 std::string report_to_junit(const Report& r) {
@@ -46,11 +107,14 @@ std::string report_to_junit(const Report& r) {
       ++errors;
   }
   const std::string suite = "seqconf." + r.info.runtime_name;
+  int exporter_tests = 0, exporter_failures = 0, exporter_skipped = 0;
+  const std::string exporter_cases =
+      exporter_suite(r, &exporter_tests, &exporter_failures, &exporter_skipped);
   std::ostringstream x;
   x << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-  x << "<testsuites name=\"seqconf\" tests=\"" << s.total << "\" failures=\"" << failures
-    << "\" errors=\"" << errors << "\" skipped=\"" << skipped << "\" time=\"" << seconds(total_ms)
-    << "\">\n";
+  x << "<testsuites name=\"seqconf\" tests=\"" << s.total + exporter_tests << "\" failures=\""
+    << failures + exporter_failures << "\" errors=\"" << errors << "\" skipped=\""
+    << skipped + exporter_skipped << "\" time=\"" << seconds(total_ms) << "\">\n";
   x << " <testsuite name=\"" << xml_escape(suite) << "\" tests=\"" << s.total << "\" failures=\""
     << failures << "\" errors=\"" << errors << "\" skipped=\"" << skipped << "\" time=\""
     << seconds(total_ms) << "\" timestamp=\"" << xml_escape(r.info.start_time) << "\" hostname=\""
@@ -79,8 +143,12 @@ std::string report_to_junit(const Report& r) {
     const std::string type = reason.empty() ? status : status + ":" + reason;
     switch (c.verdict) {
       case Verdict::pass:
-        x << "/>\n";
-        continue;
+        if (!o.exported) {
+          x << "/>\n";
+          continue;
+        }
+        x << ">\n";
+        break;
       case Verdict::skipped:
         x << ">\n   <skipped message=\"" << xml_escape(o.message.empty() ? "not run" : o.message)
           << "\"/>\n";
@@ -107,9 +175,20 @@ std::string report_to_junit(const Report& r) {
         break;
       }
     }
+    if (o.exported) x << "   <system-out>" << xml_escape(verdicts_text(c)) << "</system-out>\n";
     x << "  </testcase>\n";
   }
-  x << " </testsuite>\n</testsuites>\n";
+  x << " </testsuite>\n";
+  if (exporter_tests > 0) {
+    x << " <testsuite name=\"seqconf.exporter\" tests=\"" << exporter_tests << "\" failures=\""
+      << exporter_failures << "\" errors=\"0\" skipped=\"" << exporter_skipped
+      << "\" time=\"0.000\" timestamp=\"" << xml_escape(r.info.start_time) << "\" hostname=\""
+      << xml_escape(r.info.hostname) << "\">\n";
+    x << "  <properties>\n   <property name=\"exporter_expectations_file\" value=\""
+      << xml_escape(r.info.exporter_expectations_file) << "\"/>\n  </properties>\n";
+    x << exporter_cases << " </testsuite>\n";
+  }
+  x << "</testsuites>\n";
   return x.str();
 }
 

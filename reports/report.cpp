@@ -70,13 +70,17 @@ std::optional<Verdict> verdict_from_key(std::string_view name) {
   return std::nullopt;
 }
 
-Verdict judge(const Outcome& outcome, const Expectation* expectation) {
-  if (outcome.status == Status::skipped) return Verdict::skipped;
-  if (outcome.status == Status::pass)
+Verdict judge(Status status, const Expectation* expectation) {
+  if (status == Status::skipped) return Verdict::skipped;
+  if (status == Status::pass)
     return expectation && !expectation->accepts(Status::pass) ? Verdict::unexpected_pass
                                                               : Verdict::pass;
-  if (expectation && expectation->accepts(outcome.status)) return Verdict::expected_failure;
+  if (expectation && expectation->accepts(status)) return Verdict::expected_failure;
   return Verdict::unexpected_failure;
+}
+
+Verdict judge(const Outcome& outcome, const Expectation* expectation) {
+  return judge(outcome.status, expectation);
 }
 
 Status MatrixCell::worst() const {
@@ -112,7 +116,120 @@ std::vector<MatrixCell> op_matrix(const std::vector<CaseRecord>& cases,
   return m;
 }
 
-Report make_report(RunInfo info, std::vector<Outcome> outcomes, const Expectations* expectations) {
+namespace {
+
+ExportedSummary exported_summary(const Report& r) {
+  ExportedSummary x;
+  std::set<std::string> programs;
+  for (const auto& c : r.cases) {
+    const Outcome& o = c.outcome;
+    if (!o.exported) continue;
+    ++x.cases;
+    programs.insert(o.exported->program);
+    x.exporter_passed += o.exported->exporter.status == Status::pass;
+    x.runtime_passed += o.status == Status::pass;
+    x.end_to_end_passed += o.exported->end_to_end.status == Status::pass;
+    x.depending += o.depends_on_departure();
+    x.exporter_listed += o.exported->exporter.status != Status::pass &&
+                         c.exporter_verdict == Verdict::expected_failure;
+  }
+  x.programs = static_cast<int>(programs.size());
+  return x;
+}
+
+// A slug of [A-Za-z0-9_.+-]: every other character becomes '_'.
+std::string slug(std::string_view s) {
+  std::string out(s);
+  for (char& ch : out)
+    if (!(std::isalnum(static_cast<unsigned char>(ch)) || ch == '.' || ch == '+' || ch == '-'))
+      ch = '_';
+  return out;
+}
+
+void insert_sorted(std::vector<std::string>& v, const std::string& x) {
+  const auto it = std::lower_bound(v.begin(), v.end(), x);
+  if (it == v.end() || *it != x) v.insert(it, x);
+}
+
+// The exporter's departures: exported cases whose exporter verdict is not a pass, by the spec
+// clause their expectations entry names (unlisted ones by "-") and what the model does.
+std::vector<Departure> exporter_departures_of(const Report& r) {
+  std::map<std::pair<std::string, std::string>, std::pair<Departure, size_t>> by_key;
+  for (const auto& c : r.cases) {
+    const Outcome& o = c.outcome;
+    if (!o.exported || o.exported->exporter.status == Status::pass ||
+        o.exported->exporter.status == Status::skipped)
+      continue;
+    const std::string clause = c.exporter_expectation && !c.exporter_expectation->clause.empty()
+                                   ? c.exporter_expectation->clause
+                                   : std::string("-");
+    const std::string what =
+        exporter_departure_what(o.exported->exporter.status, o.exported->exporter.reason);
+    auto& [d, listed] = by_key[{clause, what}];
+    if (d.case_ids.empty()) {
+      const std::string exporter =
+          o.exported->producer.empty() ? std::string("exporter")
+                                       : o.exported->producer.substr(0, o.exported->producer.find(' '));
+      d.id = slug(exporter + "." + clause + "." + what);
+      d.op = exporter;
+      if (clause != "-") d.clauses = {clause};
+      d.what = what;
+      d.title = exporter + ": " + what;
+      if (const SpecClause* sc = clause != "-" ? find_spec_clause(clause) : nullptr)
+        d.title += " \u2014 " + std::string(sc->sentence);
+      d.spec = c.exporter_expectation ? c.exporter_expectation->reason : o.exported->exporter.message;
+      d.smallest = o.case_id;
+    }
+    d.case_ids.push_back(o.case_id);
+    insert_sorted(d.dtypes, dtype_column(o));
+    insert_sorted(d.contexts, context_column(o));
+    insert_sorted(d.depending_programs, o.exported->program);  // the programs it touches
+    listed += c.exporter_verdict == Verdict::expected_failure;
+    if (o.case_id.size() < d.smallest.size()) d.smallest = o.case_id;
+  }
+  std::vector<Departure> out;
+  for (auto& [key, value] : by_key) {
+    auto& [d, listed] = value;
+    d.listed = listed == d.case_ids.size() ? "all" : listed == 0 ? "none" : "some";
+    out.push_back(std::move(d));
+  }
+  std::stable_sort(out.begin(), out.end(), [](const Departure& a, const Departure& b) {
+    return a.case_ids.size() != b.case_ids.size() ? a.case_ids.size() > b.case_ids.size()
+                                                  : a.id < b.id;
+  });
+  return out;
+}
+
+}  // namespace
+
+std::string exporter_departure_what(Status status, Reason reason) {
+  switch (status) {
+    case Status::not_supported:
+      return "model uses what the reference lacks";
+    case Status::error:
+    case Status::crash:
+    case Status::timeout:
+      return "model is invalid under the spec";
+    default:
+      break;
+  }
+  switch (reason) {
+    case Reason::shape_mismatch:
+      return "model means another shape";
+    case Reason::length_mismatch:
+      return "model means another sequence length";
+    case Reason::dtype_mismatch:
+      return "model means another element type";
+    case Reason::kind_mismatch:
+    case Reason::output_count_mismatch:
+      return "model means other outputs";
+    default:
+      return "model means other values";
+  }
+}
+
+Report make_report(RunInfo info, std::vector<Outcome> outcomes, const Expectations* expectations,
+                   const Expectations* exporter_expectations) {
   Report r;
   r.info = std::move(info);
   r.cases.reserve(outcomes.size());
@@ -121,6 +238,12 @@ Report make_report(RunInfo info, std::vector<Outcome> outcomes, const Expectatio
     const Expectation* e = expectations ? expectations->match(o.case_id) : nullptr;
     if (e) c.expectation = *e;
     c.verdict = judge(o, e);
+    if (o.exported) {
+      const Expectation* x =
+          exporter_expectations ? exporter_expectations->match(o.case_id) : nullptr;
+      if (x) c.exporter_expectation = *x;
+      c.exporter_verdict = judge(o.exported->exporter.status, x);
+    }
     c.outcome = std::move(o);
     r.cases.push_back(std::move(c));
   }
@@ -167,6 +290,8 @@ void recompute(Report& r) {
   r.findings.clear();
   for (auto& [k, f] : findings) r.findings.push_back(std::move(f));
   r.departures = departures_of(r);
+  r.exported = exported_summary(r);
+  r.exporter_departures = exporter_departures_of(r);
 }
 
 bool is_tool_reason(Reason reason) {
@@ -262,22 +387,6 @@ bool listed_by_expectations(const CaseRecord& c) {
   return c.expectation.has_value() && c.verdict != Verdict::unexpected_failure;
 }
 
-namespace {
-// A slug of [A-Za-z0-9_.+-]: every other character becomes '_'.
-std::string slug(std::string_view s) {
-  std::string out(s);
-  for (char& ch : out)
-    if (!(std::isalnum(static_cast<unsigned char>(ch)) || ch == '.' || ch == '+' || ch == '-'))
-      ch = '_';
-  return out;
-}
-
-void insert_sorted(std::vector<std::string>& v, const std::string& x) {
-  const auto it = std::lower_bound(v.begin(), v.end(), x);
-  if (it == v.end() || *it != x) v.insert(it, x);
-}
-}  // namespace
-
 std::vector<Departure> departures_of(const Report& r) {
   // (op, clause key, what) -> departure, with the number of its cases the expectations list.
   std::map<std::tuple<std::string, std::string, std::string>, std::pair<Departure, size_t>> by_key;
@@ -309,6 +418,7 @@ std::vector<Departure> departures_of(const Report& r) {
     }
     d.case_ids.push_back(o.case_id);  // the cases are sorted by id
     insert_sorted(d.dtypes, dtype_column(o));
+    if (o.depends_on_departure()) insert_sorted(d.depending_programs, o.exported->program);
     insert_sorted(d.contexts, context_column(o));
     listed += listed_by_expectations(c);
     const CaseRecord*& s = smallest[d.id];
@@ -346,7 +456,10 @@ std::string reproduce_command(const Report& r, const CaseRecord& c) {
   if (runtime.empty()) runtime = r.info.runtime_name;
   std::string cmd = "build/seqconf run --runtime " + shell_quote(runtime);
   const std::string& source = c.outcome.source;
-  if (source == "onnx-backend" || source == "corpus") cmd += " --source " + source;
+  if (source == "onnx-backend" || source == "corpus" || source == "exported")
+    cmd += " --source " + source;
+  if (source == "exported" && !text("exported").empty())
+    cmd += " --exported " + shell_quote(text("exported"));
   if (source == "corpus" && !text("corpus").empty())
     cmd += " --corpus " + shell_quote(text("corpus"));
   if (source == "onnx-backend" && !text("onnx_testdata").empty())
@@ -374,7 +487,8 @@ Report merge(const std::vector<Report>& parts, std::vector<std::string> sources)
       throw Error(ErrorCode::invalid_argument,
                   "merge: report " + std::to_string(i + 1) + " is of runtime \"" +
                       p.info.runtime_name + "\", the first of \"" + r.info.runtime_name + "\"");
-    if (p.info.expectations_file != r.info.expectations_file)
+    if (p.info.expectations_file != r.info.expectations_file ||
+        p.info.exporter_expectations_file != r.info.exporter_expectations_file)
       throw Error(ErrorCode::invalid_argument, "merge: report " + std::to_string(i + 1) +
                                                    " applied expectations \"" +
                                                    p.info.expectations_file + "\", the first \"" +
@@ -413,6 +527,8 @@ void Summary::add(const CaseRecord& c) {
     case Verdict::skipped:
       break;
   }
+  unexpected_exporter += c.exporter_verdict == Verdict::unexpected_failure ||
+                         c.exporter_verdict == Verdict::unexpected_pass;
 }
 
 std::map<std::string, Summary> counts_per_op(const Report& r) {
@@ -498,6 +614,42 @@ std::string departures_text(const Report& r, size_t max_rows) {
   }
   if (rows < r.departures.size())
     out += "... and " + std::to_string(r.departures.size() - rows) + " more\n";
+  return out;
+}
+
+std::string exported_text(const Report& r, size_t max_rows) {
+  const ExportedSummary& x = r.exported;
+  if (x.cases == 0) return {};
+  const auto pct = [&](int n) { return std::to_string(n) + "/" + std::to_string(x.cases); };
+  std::string out = "exported models: " + std::to_string(x.cases) + " (" +
+                    std::to_string(x.programs) + " programs); exporter (spec vs framework) " +
+                    pct(x.exporter_passed) + " pass, runtime (" + r.info.runtime_name +
+                    " vs spec) " + pct(x.runtime_passed) + ", end to end (" +
+                    r.info.runtime_name + " vs framework) " + pct(x.end_to_end_passed) + "\n";
+  if (x.depending > 0)
+    out += "  " + std::to_string(x.depending) +
+           " exported model(s) match the framework only through a departure of " +
+           r.info.runtime_name + "\n";
+  for (const auto& d : r.departures)
+    if (!d.depending_programs.empty())
+      out += "  programs that depend on " + d.id + ": " +
+             std::to_string(d.depending_programs.size()) + "\n";
+  if (r.exporter_departures.empty()) return out;
+  out += "exporter departures (the exported model under the spec against the framework):\n";
+  char line[1024];
+  const size_t rows = std::min(max_rows, r.exporter_departures.size());
+  std::snprintf(line, sizeof line, "%6s  %-36s  %-34s  %-6s  %s\n", "models", "what", "clause",
+                "listed", "smallest case");
+  out += line;
+  for (size_t k = 0; k < rows; ++k) {
+    const Departure& d = r.exporter_departures[k];
+    std::snprintf(line, sizeof line, "%6zu  %-36s  %-34s  %-6s  %s\n", d.case_ids.size(),
+                  d.what.c_str(), d.clauses.empty() ? "-" : d.clauses.front().c_str(),
+                  d.listed.c_str(), d.smallest.c_str());
+    out += line;
+  }
+  if (rows < r.exporter_departures.size())
+    out += "... and " + std::to_string(r.exporter_departures.size() - rows) + " more\n";
   return out;
 }
 

@@ -42,10 +42,15 @@ struct CaseRecord {
   Outcome outcome;
   std::optional<Expectation> expectation;  // the entry that matched, if any
   Verdict verdict = Verdict::skipped;
+  // An exported case: its exporter verdict under the exporter's expectations file.
+  std::optional<Expectation> exporter_expectation;
+  Verdict exporter_verdict = Verdict::skipped;
 };
 
 // Applies the expectation (or its absence) to one outcome.
 Verdict judge(const Outcome& outcome, const Expectation* expectation);
+// The same for a status alone (an exported case's exporter verdict).
+Verdict judge(Status status, const Expectation* expectation);
 
 // The outcomes' tally with the verdicts of the expectations: for the whole report and per
 // operator.
@@ -53,9 +58,14 @@ struct Summary : Tally {
   int expected_failures = 0;
   int unexpected_failures = 0;
   int unexpected_passes = 0;
+  // Exported cases whose exporter verdict is unexpected (an exporter departure its expectations
+  // file does not list, or a listed one that is gone).
+  int unexpected_exporter = 0;
   void add(const CaseRecord& c);
   // Exit code 1 of a run iff this holds.
-  bool has_unexpected() const { return unexpected_failures > 0 || unexpected_passes > 0; }
+  bool has_unexpected() const {
+    return unexpected_failures > 0 || unexpected_passes > 0 || unexpected_exporter > 0;
+  }
 };
 
 // The outcomes counted by op and one more key of the case, the matrix's column: op x dtype
@@ -123,6 +133,20 @@ struct Departure {
   // Which layer of the runtime it comes from: its smallest case's attribution, in a run that
   // attributes departures (suite/attribution.h).
   std::optional<Attribution> attribution;
+  // The exported programs whose end-to-end result depends on it: the runtime matches the
+  // framework on them only because it departs (Outcome::depends_on_departure). Sorted.
+  std::vector<std::string> depending_programs;
+};
+
+// The exported cases of a report, counted by their three verdicts (Outcome::exported).
+struct ExportedSummary {
+  int cases = 0;
+  int programs = 0;           // distinct programs
+  int exporter_passed = 0;    // the spec's meaning of the model matches the framework
+  int runtime_passed = 0;     // the runtime matches the spec
+  int end_to_end_passed = 0;  // the runtime matches the framework
+  int depending = 0;          // end-to-end passes only through a runtime departure
+  int exporter_listed = 0;    // exporter departures its expectations file lists
 };
 
 // What a runtime did on a non-pass outcome in the spec's terms: "wrong values", "accepts what
@@ -147,6 +171,7 @@ struct RunInfo {
   nlohmann::json options = nlohmann::json::object();  // the options the run used
   bool complete = true;                               // false: the run was interrupted
   std::string expectations_file;                      // empty: none applied
+  std::string exporter_expectations_file;             // empty: none applied
   std::vector<std::string> merged_from;               // reports this one was merged from
 };
 
@@ -159,11 +184,17 @@ struct Report {
   std::vector<MatrixCell> context_matrix;   // op x graph context, sorted by op, then context
   std::vector<AggregatedFinding> findings;  // sorted by kind, op, then id
   std::vector<Departure> departures;        // the largest first, then by id
+  // Exported cases only: the exporter's departures (ExportedVerdicts::exporter), grouped by the
+  // spec clause their expectations entry names and what the model does; the largest first.
+  ExportedSummary exported;
+  std::vector<Departure> exporter_departures;
 };
 
 // Builds a report: applies the expectations (may be null), sorts the cases by id, derives
 // summary, matrices and findings.
-Report make_report(RunInfo info, std::vector<Outcome> outcomes, const Expectations* expectations);
+// exporter_expectations (may be null) judge the exporter verdicts of exported cases.
+Report make_report(RunInfo info, std::vector<Outcome> outcomes, const Expectations* expectations,
+                   const Expectations* exporter_expectations = nullptr);
 
 // Sorts the cases by id and rederives summary, matrices, findings and departures.
 void recompute(Report& report);
@@ -193,6 +224,14 @@ std::string summary_text(const Report& report);
 // The departures as a short table (count, op, what, clauses, smallest case), at most max_rows
 // rows, then "... and K more"; empty when every case passed.
 std::string departures_text(const Report& report, size_t max_rows = 20);
+
+// The exported cases' three verdicts and the exporter's departures as a short table; empty
+// when the run has no exported case.
+std::string exported_text(const Report& report, size_t max_rows = 20);
+
+// What an exporter departure is, from the exporter verdict: "model means other values",
+// "model is invalid under the spec", ...
+std::string exporter_departure_what(Status status, Reason reason);
 
 // Exit code of a run or merge: 1 iff unexpected failures or unexpected passes, else 0.
 int exit_code(const Report& report);

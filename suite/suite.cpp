@@ -34,6 +34,7 @@ nlohmann::json options_json(const SuiteOptions& o, const std::string& runtime, b
                       {"jobs", o.jobs},
                       {"isolate", isolated},
                       {"corpus", o.corpus.string()},
+                      {"exported", o.exported.string()},
                       {"onnx_testdata", o.onnx_testdata.string()}};
   if (o.timeout_ms > 0) j["timeout_ms"] = o.timeout_ms;
   if (o.run.max_tensor_bytes > 0) j["max_tensor_bytes"] = o.run.max_tensor_bytes;
@@ -59,9 +60,13 @@ SuiteResult run_suite(const RuntimeFactory& make_runtime, const SuiteOptions& op
   std::ostream& log = options.quiet ? null_stream : options.log ? *options.log : std::cout;
   std::ostream& notes = options.quiet ? null_stream : options.notes ? *options.notes : std::cerr;
   SuiteResult result;
+  // From here on a signal asks the run to stop: while the cases are selected and loaded too,
+  // so that an early SIGTERM still leaves a (empty, incomplete) report.
+  clear_stop_request();
+  if (options.stop_on_signals) install_stop_handlers();
 
   std::optional<reports::Expectations> expectations;
-  if (!options.expectations.empty())
+  if (!options.expectations.empty() && !options.no_expectations)
     expectations = reports::Expectations::load(options.expectations);
   std::optional<Shard> shard;
   if (!options.shard.empty()) shard = parse_shard(options.shard);
@@ -92,9 +97,10 @@ SuiteResult run_suite(const RuntimeFactory& make_runtime, const SuiteOptions& op
   selection.backend_models =
       options.onnx_all_ops ? BackendModels::implemented : BackendModels::sequences;
   selection.filters = options.filters;
+  selection.exported = options.exported;
   std::vector<Case> cases = select_cases(selection, &result.notes);
   for (const auto& n : result.notes) notes << "note: " << terminal_safe(n) << "\n";
-  if (cases.empty())
+  if (cases.empty() && !stop_requested())
     throw Error(ErrorCode::invalid_argument, "no case found (source " + options.source + ")");
   if (expectations && !expectations->runtime().empty() && expectations->runtime() != runtime.name())
     notes << "note: "
@@ -111,10 +117,20 @@ SuiteResult run_suite(const RuntimeFactory& make_runtime, const SuiteOptions& op
   reports::RunInfo info =
       reports::describe_run(runtime.name(), runtime.version(), runtime.location());
   info.options = options_json(options, runtime.name(), isolated);
-  if (!options.expectations.empty()) info.expectations_file = options.expectations.string();
+  if (expectations) info.expectations_file = options.expectations.string();
+  // The exporter's expectations, when the run has exported cases.
+  std::optional<reports::Expectations> exporter_expectations;
+  if (!options.no_expectations &&
+      std::any_of(cases.begin(), cases.end(), [](const Case& c) { return c.exported(); })) {
+    const std::filesystem::path file = options.exporter_expectations.empty()
+                                           ? default_exporter_expectations()
+                                           : options.exporter_expectations;
+    if (!options.exporter_expectations.empty() || std::filesystem::exists(file)) {
+      exporter_expectations = reports::Expectations::load(file);
+      info.exporter_expectations_file = file.string();
+    }
+  }
 
-  clear_stop_request();
-  if (options.stop_on_signals) install_stop_handlers();
   Progress progress(cases.size(), log);
   std::mutex count_mutex;
   size_t finished = 0;
@@ -145,15 +161,21 @@ SuiteResult run_suite(const RuntimeFactory& make_runtime, const SuiteOptions& op
   log << summary_line(tally(outcomes), runtime.name() + " " + runtime.version()) << "\n";
 
   result.report = reports::make_report(std::move(info), std::move(outcomes),
-                                       expectations ? &*expectations : nullptr);
+                                       expectations ? &*expectations : nullptr,
+                                       exporter_expectations ? &*exporter_expectations : nullptr);
   if (options.attribution && result.report.info.complete)
     attribute_departures(result.report, cases, *options.attribution, options.run, log);
   const auto& s = result.report.summary;
   log << terminal_safe(reports::summary_text(result.report), true);
   log << terminal_safe(reports::departures_text(result.report), true);
+  log << terminal_safe(reports::exported_text(result.report), true);
   if (expectations)
     log << s.expected_failures << " expected failure(s), " << s.unexpected_failures
         << " unexpected failure(s), " << s.unexpected_passes << " unexpected pass(es)\n";
+  if (exporter_expectations)
+    log << result.report.exported.exporter_listed << " listed exporter departure(s), "
+        << s.unexpected_exporter << " unexpected exporter verdict(s) ("
+        << result.report.info.exporter_expectations_file << ")\n";
   result.exit_code = result.report.info.complete ? reports::exit_code(result.report) : 1;
   if (!result.report.info.complete)
     log << "interrupted by signal " << stop_signal() << " after " << s.total << " of "
@@ -193,8 +215,13 @@ SuiteResult run_suite(Runtime& runtime, const SuiteOptions& options) {
 }
 
 void add_suite_options(CLI::App& app, SuiteOptions& o) {
-  app.add_option("--source", o.source, "Cases: onnx-backend, corpus or all")
-      ->check(CLI::IsMember({"onnx-backend", "corpus", "all"}))
+  app.add_option("--source", o.source, "Cases: onnx-backend, corpus, exported or all")
+      ->check(CLI::IsMember({"onnx-backend", "corpus", "exported", "all"}))
+      ->capture_default_str();
+  app.add_option("--exported", o.exported,
+                 "Exported models root: folders in ONNX backend layout (model.onnx, "
+                 "test_data_set_N) whose outputs came from the producing framework; each is "
+                 "judged three ways (exporter, runtime, end to end)")
       ->capture_default_str();
   app.add_option("--onnx-testdata", o.onnx_testdata,
                  "ONNX backend test data root (default $SEQCONF_ONNX_TESTDATA or "
@@ -230,6 +257,12 @@ void add_suite_options(CLI::App& app, SuiteOptions& o) {
   app.add_option("--expectations", o.expectations,
                  "Known departures of the runtime (JSON: runtime, entries of id glob, status, "
                  "reason, link); matching outcomes are expected failures");
+  app.add_option("--exporter-expectations", o.exporter_expectations,
+                 "Known exporter departures of the exported models (default "
+                 "expectations/torch-onnx.json when it exists)");
+  app.add_flag("--no-expectations", o.no_expectations,
+               "Apply no expectations file (neither --expectations nor the exporter's): every "
+               "departure shows as new");
   app.add_option("--report", o.json_report, "Write the JSON report here");
   app.add_option("--junit", o.junit_report, "Write a JUnit XML report here");
   app.add_option("--html", o.html_report, "Write a self-contained HTML report here");

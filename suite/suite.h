@@ -33,8 +33,10 @@ class App;
 namespace seqconf {
 
 struct SuiteOptions {
-  std::string source = "all";                            // onnx-backend | corpus | all
+  std::string source = "all";  // onnx-backend | corpus | exported | all
   std::filesystem::path corpus = default_corpus_root();  // the generated corpus
+  // Models an exporter wrote, with the framework's outputs (--exported).
+  std::filesystem::path exported = default_exported_root();
   std::filesystem::path onnx_testdata;                   // empty: default_onnx_testdata_root()
   std::vector<std::string> filters;                      // case id globs; empty: every case
   // onnx-backend: also every model whose ops the reference all implements (--onnx-all-ops).
@@ -42,6 +44,10 @@ struct SuiteOptions {
   std::string shard;                   // "I/N"; empty: every case
   RunOptions run;                      // strict, static checks, max_tensor_bytes
   std::filesystem::path expectations;  // known departures; empty: none
+  // The exporter's known departures, applied to exported cases' exporter verdicts
+  // (--exporter-expectations); empty: default_exporter_expectations() when it exists.
+  std::filesystem::path exporter_expectations;
+  bool no_expectations = false;  // apply neither file (--no-expectations)
   std::filesystem::path json_report, junit_report, html_report;  // empty: not written
   int jobs = 1;  // worker threads, one runtime each (from the factory)
   // Prepare and run in a worker process (runtimes/isolated.h): a crash or a hang of the
@@ -54,7 +60,9 @@ struct SuiteOptions {
   // suite_main registers its factory as one.
   std::optional<WorkerRecipe> worker_recipe;
   // SIGINT / SIGTERM finish the cases in flight, then the reports are written with
-  // complete: false (suite_main and `seqconf run` turn this on).
+  // complete: false (suite_main and `seqconf run` turn this on). A signal that comes while the
+  // cases are being selected and loaded stops the run before any case: its reports are written,
+  // empty and marked incomplete.
   bool stop_on_signals = false;
   size_t stop_after = 0;  // raise SIGINT after this many cases (tests the interrupted report)
   // How the runtime was asked for (e.g. "onnxruntime=/path/lib.so"), recorded in the report's
@@ -93,7 +101,8 @@ SuiteResult run_suite(const RuntimeFactory& make_runtime, const SuiteOptions& op
 // The same on one runtime object (options.jobs is ignored: one worker).
 SuiteResult run_suite(Runtime& runtime, const SuiteOptions& options);
 
-// The command-line options of a suite run (--source --corpus --onnx-testdata --filter --shard
+// The command-line options of a suite run (--source --corpus --exported --onnx-testdata --filter
+// --shard --exporter-expectations --no-expectations
 // --strict --no-static-checks --isolate --in-process --timeout-ms --max-tensor-bytes --expectations
 // --report
 // --junit --html --jobs), written into *options when app parses. One table for `seqconf run`

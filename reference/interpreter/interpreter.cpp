@@ -987,6 +987,11 @@ const std::unordered_map<std::string, OpEntry>& op_table() {
           const int64_t allowzero = c.since >= 14 ? c.attr_int("allowzero", 0) : 0;
           return one(support::Reshape(c.tensor(0), c.tensor(1), allowzero));
         }}},
+      {"Expand",
+       {{8, 13},
+        8,
+        {},
+        [](const KernelCall& c) { return one(support::Expand(c.tensor(0), c.tensor(1))); }}},
       {"Size",
        {{1, 13, 19, 21, 23, 24},
         1,

@@ -400,6 +400,14 @@ std::vector<OperatorSignature> build_table() {
                  {in("output", "T2")},
                  {{"T1", "Constrain input types.", kTensor, kInt64},
                   {"T2", text, kTensor, v == 9 ? kEqual11 : kEqual11 | kBFloat16}}});
+  for (int64_t v : {8, 13})
+    t.push_back({"Expand",
+                 v,
+                 {in("input", "T"), in("shape", "tensor(int64)")},
+                 {in("output", "T")},
+                 {{"T", "Constrain input and output types to all tensors.", kTensor,
+                   v == 8 ? kAll : kAllIr4},
+                  {"tensor(int64)", "", kTensor, kInt64}}});
   t.push_back({"Range",
                11,
                {in("start", "T"), in("limit", "T"), in("delta", "T")},

@@ -25,6 +25,7 @@
 // | Size    | 1, 13, 19, 21..24    | the 15 types (13+: +bf16); an int64 scalar out             |
 // | ConstantOfShape | 9, 20..24    | input int64; value numeric or bool; 20+: +bf16             |
 // | Range   | 11                   | float, double, int16, int32, int64                         |
+// | Expand  | 8, 13                | the 15 types (13: +bf16); shape int64                      |
 #pragma once
 
 #include <cstdint>
@@ -57,6 +58,8 @@ Tensor Equal(const Tensor& a, const Tensor& b);
 Tensor Less(const Tensor& a, const Tensor& b);
 Tensor Greater(const Tensor& a, const Tensor& b);
 Tensor Where(const Tensor& condition, const Tensor& x, const Tensor& y);
+// Expand: input broadcast to shape (numpy.array(input) * numpy.ones(shape)).
+Tensor Expand(const Tensor& input, const Tensor& shape);
 
 // Squeeze: without axes every dimension of length 1 goes. Squeeze-1 takes no negative axis.
 Tensor Squeeze(const Tensor& data, const std::optional<std::vector<int64_t>>& axes,
