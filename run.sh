@@ -22,6 +22,9 @@ packages=(g++ cmake make pkg-config
   python3 python3-jsonschema python3-onnx python3-yaml chromium
   clang-14 libclang-rt-14-dev valgrind libtcmalloc-minimal4)
 
+# ./run.sh test also regenerates the exported models with torch.onnx (tests/exported).
+if [[ "$mode" == test ]]; then packages+=(python3-torch); fi
+
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

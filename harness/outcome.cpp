@@ -130,4 +130,12 @@ std::string outcome_line(const Outcome& o) {
   return terminal_safe(s);
 }
 
+std::string end_to_end_layer(Status runtime, const Judgement& exporter,
+                             const Judgement& end_to_end) {
+  if (end_to_end.status == Status::pass || end_to_end.status == Status::skipped) return {};
+  const bool exporter_departs = exporter.status != Status::pass;
+  if (runtime == Status::pass) return exporter_departs ? "exporter" : "undetermined";
+  return exporter_departs ? "runtime and exporter" : "runtime";
+}
+
 }  // namespace seqconf

@@ -88,8 +88,9 @@ struct StaticFinding {
 // again in other configurations (suite/attribution.h): ONNX Runtime with its graph optimizations
 // disabled, and the models ONNX Runtime builds evaluated by the reference.
 struct Attribution {
-  // "kernel" | "graph optimizer" | "loader" (the loader or its shape inference) | "exporter"
-  // (an exported model that departs from its framework on the reference too) | "undetermined"
+  // "kernel" | "graph optimizer" | "loader" (the loader or its shape inference) | "undetermined";
+  // an exported model's end-to-end departure: "exporter" | "runtime" | "runtime and exporter"
+  // (ExportedVerdicts::end_to_end_layer)
   std::string layer;
   std::string why;  // one sentence, from the runs below
   struct Run {
@@ -118,12 +119,21 @@ struct Judgement {
 //   end_to_end   the runtime against the framework: what the model's user sees.
 // A runtime departure on which the program's end-to-end result depends: the runtime verdict is
 // not a pass while the end-to-end verdict is (depends_on_departure).
+// Who an end-to-end departure is due to (end_to_end_layer): "exporter" when the runtime gives
+// the spec's meaning of the model and that meaning is not the framework's (the exported model
+// already departs from the framework on the reference); "runtime" when the model means what the
+// framework computes and the runtime departs from the spec; "runtime and exporter" when both
+// depart; empty when the end-to-end verdict is a pass.
 struct ExportedVerdicts {
   std::string producer;  // "torch.onnx 1.13.1 (pytorch 1.13.1)"; empty when unknown
   std::string program;   // the framework program's name; the case's folder when unknown
   Judgement exporter;
   Judgement end_to_end;
+  std::string end_to_end_layer;
 };
+// The end_to_end_layer of an exported case from its three verdicts (runtime: the outcome's).
+std::string end_to_end_layer(Status runtime, const Judgement& exporter,
+                             const Judgement& end_to_end);
 
 struct Outcome {
   std::string case_id;

@@ -126,10 +126,12 @@ ExportedCase judge_exporter(const Case& c, LoadedCase& lc, bool strict) {
     if (j.status != Status::pass) return;
     j.status = status_of(e.kind);
     j.reason = reason_of(e.kind);
-    j.message = where + ": the framework runs the program; the spec (reference) rejects its model: " +
+    j.message = where +
+                ": the framework runs the program; the spec (reference) rejects its model: " +
                 describe_error(e);
   };
-  std::unique_ptr<PreparedModel> prepared = reference.prepare(c.dir / "model.onnx", lc.model, &prep_error);
+  std::unique_ptr<PreparedModel> prepared =
+      reference.prepare(c.dir / "model.onnx", lc.model, &prep_error);
   for (DataSet& ds : lc.data_sets) {
     ex.framework_outputs.push_back(std::move(ds.outputs));
     ds.outputs.clear();
@@ -149,8 +151,10 @@ ExportedCase judge_exporter(const Case& c, LoadedCase& lc, bool strict) {
     const Comparison cmp = compare_outputs(ex.framework_outputs.back(), ds.outputs, c.comparison);
     if (!cmp.ok && ex.verdicts.exporter.status == Status::pass)
       ex.verdicts.exporter = {Status::fail, cmp.reason,
-                              ds.name + ": the spec's meaning of the model (reference) against the "
-                                        "framework: " + cmp.message};
+                              ds.name +
+                                  ": the spec's meaning of the model (reference) against the "
+                                  "framework: " +
+                                  cmp.message};
   }
   return ex;
 }
@@ -192,6 +196,8 @@ Outcome run_case(const Case& c, Runtime& runtime, const RunOptions& options,
       if (ex->verdicts.end_to_end.status == Status::skipped && o.status != Status::skipped &&
           o.reason != Reason::load_error)
         ex->verdicts.end_to_end.status = Status::pass;
+      ex->verdicts.end_to_end_layer =
+          end_to_end_layer(o.status, ex->verdicts.exporter, ex->verdicts.end_to_end);
       o.exported = std::move(ex->verdicts);
     }
     o.duration_ms =
@@ -272,11 +278,12 @@ Outcome run_case(const Case& c, Runtime& runtime, const RunOptions& options,
         ex->verdicts.end_to_end = rejected_end_to_end(ds.name, r.error);
       } else {
         const Comparison e2e = compare_outputs(ex->framework_outputs[k], r.outputs, c.comparison);
-        if (!e2e.ok) ex->verdicts.end_to_end = {Status::fail, e2e.reason, ds.name + ": " + e2e.message};
+        if (!e2e.ok)
+          ex->verdicts.end_to_end = {Status::fail, e2e.reason, ds.name + ": " + e2e.message};
       }
     }
-    const bool died = !r.ok && (r.error.kind == RunError::Kind::crash ||
-                                r.error.kind == RunError::Kind::timeout);
+    const bool died =
+        !r.ok && (r.error.kind == RunError::Kind::crash || r.error.kind == RunError::Kind::timeout);
     if (decided) {
       if (died) break;
       continue;
@@ -294,8 +301,8 @@ Outcome run_case(const Case& c, Runtime& runtime, const RunOptions& options,
     if (code) {
       o.status = Status::fail;
       o.reason = Reason::accepted_invalid;
-      o.message = ds.name + ": accepted an input that must be rejected with " + *code +
-                  "; gave " + o.actual;
+      o.message = ds.name + ": accepted an input that must be rejected with " + *code + "; gave " +
+                  o.actual;
       decided = true;
       if (!ex) return finish();
       continue;

@@ -29,8 +29,8 @@ struct Expectation {
   Status status = Status::fail;  // the expected status
   std::string reason;
   std::string link;
-  std::string clause;        // an exporter departure's spec clause id (spec_clauses.h)
   std::vector<Status> also;  // further statuses that are expected too
+  std::string clause = {};   // an exporter departure's spec clause id (spec_clauses.h)
   bool accepts(Status s) const;
 };
 

@@ -168,6 +168,7 @@ void case_details(std::ostringstream& h, const Report& r, const CaseRecord& c) {
         << e(c.exporter_expectation->reason) << "</dd>";
     verdict_row("runtime (vs spec)", {o.status, o.reason, o.message});
     verdict_row("end to end (vs framework)", x.end_to_end);
+    row("end-to-end layer", x.end_to_end_layer);
     if (o.depends_on_departure())
       row("depends", "the runtime matches the framework only because it departs from the spec");
   }
@@ -261,6 +262,21 @@ void exported_section(std::ostringstream& h, const Report& r) {
   if (x.depending > 0)
     h << "<p>" << x.depending << " exported model(s) match the framework only because "
       << e(r.info.runtime_name) << " departs from the spec (the departures above say which).</p>\n";
+  if (!r.end_to_end_departures.empty()) {
+    h << "<table class=\"departures end-to-end-departures\" id=\"end-to-end-departures\"><tr>"
+         "<th>end-to-end departure</th><th>layer</th><th>models</th><th>programs</th>"
+         "<th>smallest case</th></tr>\n";
+    for (const auto& d : r.end_to_end_departures) {
+      std::string programs;
+      for (const auto& p : d.depending_programs) programs += (programs.empty() ? "" : ", ") + p;
+      h << "<tr data-departure=\"" << e(d.id) << "\" data-count=\"" << d.case_ids.size()
+        << "\" data-layer=\"" << e(d.attribution->layer) << "\"><td>" << e(d.title)
+        << "</td><td><b>" << e(d.attribution->layer) << "</b>: " << e(d.attribution->why)
+        << "</td><td class=\"n\">" << d.case_ids.size() << "</td><td>" << e(programs)
+        << "</td><td><code>" << e(d.smallest) << "</code></td></tr>\n";
+    }
+    h << "</table>\n";
+  }
   if (r.exporter_departures.empty()) return;
   h << "<table class=\"departures exporter-departures\" id=\"exporter-departures\"><tr>"
        "<th>exporter departure</th><th>models</th><th>programs</th><th>smallest case</th>"
@@ -269,10 +285,9 @@ void exported_section(std::ostringstream& h, const Report& r) {
     std::string programs;
     for (const auto& p : d.depending_programs) programs += (programs.empty() ? "" : ", ") + p;
     h << "<tr data-departure=\"" << e(d.id) << "\" data-count=\"" << d.case_ids.size()
-      << "\" data-listed=\"" << e(d.listed) << "\"><td>" << e(d.title) << "<p><small>"
-      << e(d.spec) << "</small></p></td><td class=\"n\">" << d.case_ids.size() << "</td><td>"
-      << e(programs) << "</td><td><code>" << e(d.smallest) << "</code></td><td>" << e(d.listed)
-      << "</td></tr>\n";
+      << "\" data-listed=\"" << e(d.listed) << "\"><td>" << e(d.title) << "<p><small>" << e(d.spec)
+      << "</small></p></td><td class=\"n\">" << d.case_ids.size() << "</td><td>" << e(programs)
+      << "</td><td><code>" << e(d.smallest) << "</code></td><td>" << e(d.listed) << "</td></tr>\n";
   }
   h << "</table>\n";
 }
@@ -335,8 +350,9 @@ std::string report_to_html(const Report& r) {
   if (s.has_unexpected())
     h << "<div class=\"banner bad\" id=\"verdict\">" << s.unexpected_failures
       << " unexpected failure(s), " << s.unexpected_passes << " unexpected pass(es)"
-      << (s.unexpected_exporter ? ", " + num(s.unexpected_exporter) + " unexpected exporter verdict(s)"
-                                : std::string())
+      << (s.unexpected_exporter
+              ? ", " + num(s.unexpected_exporter) + " unexpected exporter verdict(s)"
+              : std::string())
       << ".</div>\n";
   else
     h << "<div class=\"banner good\" id=\"verdict\">No unexpected outcome.</div>\n";

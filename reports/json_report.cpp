@@ -50,7 +50,8 @@ json attribution_to_json(const Attribution& a) {
 }
 
 json judgement_to_json(const Judgement& v) {
-  return {{"status", status_key(v.status)}, {"reason", reason_name(v.reason)}, {"message", v.message}};
+  return {
+      {"status", status_key(v.status)}, {"reason", reason_name(v.reason)}, {"message", v.message}};
 }
 
 json expectation_to_json(const Expectation& e) {
@@ -96,6 +97,7 @@ json case_to_json(const CaseRecord& c) {
                      {"program", o.exported->program},
                      {"exporter", judgement_to_json(o.exported->exporter)},
                      {"end_to_end", judgement_to_json(o.exported->end_to_end)},
+                     {"end_to_end_layer", o.exported->end_to_end_layer},
                      {"depends_on_departure", o.depends_on_departure()},
                      {"exporter_verdict", verdict_key(c.exporter_verdict)}};
     if (c.exporter_expectation)
@@ -307,6 +309,7 @@ CaseRecord case_from_json(const json& j, size_t index) {
     x.program = need_string(*it, "program", w);
     x.exporter = judgement_from_json(need(*it, "exporter", w), w + ".exporter");
     x.end_to_end = judgement_from_json(need(*it, "end_to_end", w), w + ".end_to_end");
+    x.end_to_end_layer = opt_string(*it, "end_to_end_layer");
     o.exported = std::move(x);
     const std::string verdict = need_string(*it, "exporter_verdict", w);
     const auto v = verdict_from_key(verdict);
@@ -420,6 +423,9 @@ json report_to_json(const Report& r) {
     j["exporter_departures"] = json::array();
     for (const auto& d : r.exporter_departures)
       j["exporter_departures"].push_back(departure_to_json(d));
+    j["end_to_end_departures"] = json::array();
+    for (const auto& d : r.end_to_end_departures)
+      j["end_to_end_departures"].push_back(departure_to_json(d));
   }
   return j;
 }

@@ -43,6 +43,7 @@ std::string verdicts_text(const CaseRecord& c) {
   t += judgement_text("exporter (the spec's meaning against the framework)", x.exporter);
   t += judgement_text("runtime (against the spec)", {o.status, o.reason, o.message});
   t += judgement_text("end to end (against the framework)", x.end_to_end);
+  if (!x.end_to_end_layer.empty()) t += "end-to-end departure due to: " + x.end_to_end_layer + "\n";
   if (o.depends_on_departure())
     t += "the runtime matches the framework only because it departs from the spec\n";
   return t;

@@ -168,8 +168,9 @@ std::vector<Departure> exporter_departures_of(const Report& r) {
     auto& [d, listed] = by_key[{clause, what}];
     if (d.case_ids.empty()) {
       const std::string exporter =
-          o.exported->producer.empty() ? std::string("exporter")
-                                       : o.exported->producer.substr(0, o.exported->producer.find(' '));
+          o.exported->producer.empty()
+              ? std::string("exporter")
+              : o.exported->producer.substr(0, o.exported->producer.find(' '));
       d.id = slug(exporter + "." + clause + "." + what);
       d.op = exporter;
       if (clause != "-") d.clauses = {clause};
@@ -177,7 +178,8 @@ std::vector<Departure> exporter_departures_of(const Report& r) {
       d.title = exporter + ": " + what;
       if (const SpecClause* sc = clause != "-" ? find_spec_clause(clause) : nullptr)
         d.title += " \u2014 " + std::string(sc->sentence);
-      d.spec = c.exporter_expectation ? c.exporter_expectation->reason : o.exported->exporter.message;
+      d.spec =
+          c.exporter_expectation ? c.exporter_expectation->reason : o.exported->exporter.message;
       d.smallest = o.case_id;
     }
     d.case_ids.push_back(o.case_id);
@@ -191,6 +193,57 @@ std::vector<Departure> exporter_departures_of(const Report& r) {
   for (auto& [key, value] : by_key) {
     auto& [d, listed] = value;
     d.listed = listed == d.case_ids.size() ? "all" : listed == 0 ? "none" : "some";
+    out.push_back(std::move(d));
+  }
+  std::stable_sort(out.begin(), out.end(), [](const Departure& a, const Departure& b) {
+    return a.case_ids.size() != b.case_ids.size() ? a.case_ids.size() > b.case_ids.size()
+                                                  : a.id < b.id;
+  });
+  return out;
+}
+
+// The end-to-end departures: exported cases whose runtime result is not the framework's, by
+// layer (end_to_end_layer), operator and what the runtime gives against the framework.
+std::vector<Departure> end_to_end_departures_of(const Report& r) {
+  std::map<std::tuple<std::string, std::string, std::string>, Departure> by_key;
+  for (const auto& c : r.cases) {
+    const Outcome& o = c.outcome;
+    if (!o.exported || o.exported->end_to_end_layer.empty()) continue;
+    const ExportedVerdicts& x = *o.exported;
+    const std::string what = departure_what(x.end_to_end.status, x.end_to_end.reason);
+    Departure& d = by_key[{x.end_to_end_layer, o.op, what}];
+    if (d.case_ids.empty()) {
+      d.id = slug("end_to_end." + x.end_to_end_layer + "." + o.op + "." + what);
+      d.op = o.op;
+      d.what = what;
+      d.title = o.op + ": " + what + " against the framework";
+      d.smallest = o.case_id;
+      Attribution a;
+      a.layer = x.end_to_end_layer;
+      a.why = a.layer == "exporter"
+                  ? "the runtime gives the spec's meaning of the model, and the exported model "
+                    "already departs from the framework on the reference"
+              : a.layer == "runtime"
+                  ? "the model means what the framework computes (the reference reproduces it), "
+                    "and the runtime departs from the spec"
+              : a.layer == "runtime and exporter"
+                  ? "the exported model departs from the framework on the reference, and the "
+                    "runtime departs from the spec as well"
+                  : "the runtime gives the spec's meaning, which matches the framework on the "
+                    "reference, yet its result is not the framework's";
+      d.attribution = std::move(a);
+      d.listed = "none";
+    }
+    d.case_ids.push_back(o.case_id);
+    insert_sorted(d.dtypes, dtype_column(o));
+    insert_sorted(d.contexts, context_column(o));
+    insert_sorted(d.depending_programs, x.program);
+    if (o.case_id.size() < d.smallest.size()) d.smallest = o.case_id;
+  }
+  std::vector<Departure> out;
+  for (auto& [key, d] : by_key) {
+    for (const auto& c : r.cases)
+      if (c.outcome.case_id == d.smallest) d.rerun = reproduce_command(r, c);
     out.push_back(std::move(d));
   }
   std::stable_sort(out.begin(), out.end(), [](const Departure& a, const Departure& b) {
@@ -292,6 +345,7 @@ void recompute(Report& r) {
   r.departures = departures_of(r);
   r.exported = exported_summary(r);
   r.exporter_departures = exporter_departures_of(r);
+  r.end_to_end_departures = end_to_end_departures_of(r);
 }
 
 bool is_tool_reason(Reason reason) {
@@ -624,8 +678,8 @@ std::string exported_text(const Report& r, size_t max_rows) {
   std::string out = "exported models: " + std::to_string(x.cases) + " (" +
                     std::to_string(x.programs) + " programs); exporter (spec vs framework) " +
                     pct(x.exporter_passed) + " pass, runtime (" + r.info.runtime_name +
-                    " vs spec) " + pct(x.runtime_passed) + ", end to end (" +
-                    r.info.runtime_name + " vs framework) " + pct(x.end_to_end_passed) + "\n";
+                    " vs spec) " + pct(x.runtime_passed) + ", end to end (" + r.info.runtime_name +
+                    " vs framework) " + pct(x.end_to_end_passed) + "\n";
   if (x.depending > 0)
     out += "  " + std::to_string(x.depending) +
            " exported model(s) match the framework only through a departure of " +
@@ -634,9 +688,21 @@ std::string exported_text(const Report& r, size_t max_rows) {
     if (!d.depending_programs.empty())
       out += "  programs that depend on " + d.id + ": " +
              std::to_string(d.depending_programs.size()) + "\n";
+  char line[1024];
+  if (!r.end_to_end_departures.empty()) {
+    out += "end-to-end departures (" + r.info.runtime_name + " against the framework), by layer:\n";
+    std::snprintf(line, sizeof line, "%6s  %-20s  %-16s  %-28s  %8s  %s\n", "models", "layer", "op",
+                  "what", "programs", "smallest case");
+    out += line;
+    for (const auto& d : r.end_to_end_departures) {
+      std::snprintf(line, sizeof line, "%6zu  %-20s  %-16s  %-28s  %8zu  %s\n", d.case_ids.size(),
+                    d.attribution->layer.c_str(), d.op.c_str(), d.what.c_str(),
+                    d.depending_programs.size(), d.smallest.c_str());
+      out += line;
+    }
+  }
   if (r.exporter_departures.empty()) return out;
   out += "exporter departures (the exported model under the spec against the framework):\n";
-  char line[1024];
   const size_t rows = std::min(max_rows, r.exporter_departures.size());
   std::snprintf(line, sizeof line, "%6s  %-36s  %-34s  %-6s  %s\n", "models", "what", "clause",
                 "listed", "smallest case");

@@ -188,6 +188,10 @@ struct Report {
   // spec clause their expectations entry names and what the model does; the largest first.
   ExportedSummary exported;
   std::vector<Departure> exporter_departures;
+  // Exported cases only: where the runtime's result is not the framework's, grouped by who it
+  // is due to (attribution->layer: ExportedVerdicts::end_to_end_layer), operator and what the
+  // runtime gives; the largest first.
+  std::vector<Departure> end_to_end_departures;
 };
 
 // Builds a report: applies the expectations (may be null), sorts the cases by id, derives

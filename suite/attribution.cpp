@@ -105,19 +105,6 @@ Attribution attribute(const Outcome& without, const Outcome& loaded, const Outco
   return a;
 }
 
-void attribute_to_exporter(const Outcome& outcome, Attribution& a) {
-  if (!outcome.exported) return;
-  const ExportedVerdicts& x = *outcome.exported;
-  if (x.exporter.status == Status::pass || x.exporter.status == Status::skipped ||
-      x.end_to_end.status == Status::pass)
-    return;
-  a.why = "the exported model already departs from the framework on the reference (" +
-          reports::exporter_departure_what(x.exporter.status, x.exporter.reason) +
-          "), so the result the model's user sees is the exporter's doing; by the runs below "
-          "alone the runtime's own departure from the spec would be: " + a.layer;
-  a.layer = "exporter";
-}
-
 void attribute_departures(reports::Report& report, const std::vector<Case>& cases,
                           const AttributionRuntimes& runtimes, const RunOptions& options,
                           std::ostream& log) {
@@ -145,13 +132,10 @@ void attribute_departures(reports::Report& report, const std::vector<Case>& case
       outcomes[k].push_back(run_case(*smallest[k], *runtime, rerun));
     }
   }
-  std::map<std::string, const Outcome*> in_report;
-  for (const auto& c : report.cases) in_report[c.outcome.case_id] = &c.outcome;
   std::map<std::string, Attribution> found;
   for (size_t k = 0; k < smallest.size(); ++k) {
     const auto& o = outcomes[k];
     Attribution a = attribute(o[0], o[1], o[2]);
-    if (const Outcome* x = in_report[smallest[k]->id]) attribute_to_exporter(*x, a);
     for (size_t r = 0; r < 3; ++r)
       a.runs.push_back({configurations[r]->name, names[r], o[r].status, o[r].reason, o[r].message,
                         o[r].kept_model});

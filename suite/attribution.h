@@ -13,11 +13,10 @@
 //                     the operator and type ("Could not find an implementation");
 //   graph optimizer   passes with optimizations disabled, and its optimized model departs on the
 //                     reference;
-//   exporter          the smallest case is an exported model (cases/case.h) that departs from
-//                     its framework on the reference too, and the runtime's result is not the
-//                     framework's either: what the model's user sees is the exporter's doing
-//                     (attribute_to_exporter; the runs are kept, and the why names what they say);
 //   undetermined      anything else, the runs named.
+// These are departures from the spec, so never the exporter's. An exported model's end-to-end
+// departure (against its framework) has a layer of its own, "exporter" among them
+// (ExportedVerdicts::end_to_end_layer; the report's end_to_end_departures).
 #pragma once
 
 #include <functional>
@@ -55,10 +54,6 @@ AttributionRuntimes onnxruntime_attribution(const std::string& library, OrtGraph
 // The layer, from the outcomes of the three runs (in the order of AttributionRuntimes).
 Attribution attribute(const Outcome& without_optimizations, const Outcome& loaded_on_reference,
                       const Outcome& optimized_on_reference);
-
-// Makes `a` an exporter attribution when the outcome is an exported model whose exporter and
-// end-to-end verdicts both depart (see "exporter" above); leaves it alone otherwise.
-void attribute_to_exporter(const Outcome& outcome, Attribution& a);
 
 // Runs the smallest case of each departure of the report (that was run) in the three
 // configurations and sets its attribution; then rederives the report. `cases` are the run's.

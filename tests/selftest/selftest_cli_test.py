@@ -58,7 +58,7 @@ def cases():
     t.check(r["reference"]["failures"] == 0, "the reference passes every case")
     t.check(len(r["defects"]) == len(listed), "one entry per listed defect")
     for d in r["defects"]:
-        t.check(d["caught_by"] > 0 and d["smallest"].startswith(("corpus/", "onnx-backend/")),
+        t.check(d["caught_by"] > 0 and d["smallest"].startswith(("corpus/", "onnx-backend/", "exported/")),
                 f"{d['id']} is caught ({d['caught_by']} cases, smallest {d['smallest']})")
         t.check(d["fuzz"] == [], f"{d['id']}: no fuzzing asked, none run")
 
