@@ -1,11 +1,17 @@
-// seqconf list: the case IDs of the generated corpus, its coverage, its static findings.
+// seqconf list: the case IDs of the generated corpus, its coverage, its static findings; with the
+// coverage, the exported models (source exported).
 #include <algorithm>
+#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <map>
 #include <set>
 
+#include "cases/case.h"
+#include "cases/data_dir.h"
 #include "generators/catalog/catalog.h"
+#include "harness/outcome.h"
+#include "reference/error.h"
 #include "tools/command.h"
 
 namespace seqconf::cli {
@@ -129,10 +135,56 @@ void print_coverage(const std::vector<const catalog::CatalogCase*>& cases) {
   std::cout << "\nambiguous cases: " << ambiguous << "\ntotal cases: " << cases.size() << "\n";
 }
 
+// The exported source (fixtures/exported, cases/case.h): programs, models per operator, element
+// type and opset, and the programs the exporter refused (its catalog.json).
+void print_exported_coverage(const std::filesystem::path& root) {
+  std::vector<Case> cases;
+  try {
+    cases = load_exported(root);
+  } catch (const Error& e) {
+    std::cout << "\nexported models: none (" << e.what() << ")\n";
+    return;
+  }
+  std::set<std::string> programs;
+  std::map<std::string, int> by_op, by_dtype, by_opset;
+  for (const auto& c : cases) {
+    programs.insert(c.producer.value("program", c.dir.parent_path().filename().string()));
+    ++by_op[c.op];
+    ++by_dtype[c.dtype.empty() ? "-" : c.dtype];
+    ++by_opset["opset=" + std::to_string(c.opset)];
+  }
+  std::cout << "\nexported models (source exported, " << root.string() << "): " << programs.size()
+            << " programs, " << cases.size() << " models\n";
+  for (const auto* table : {&by_op, &by_dtype, &by_opset}) {
+    std::cout << " ";
+    for (const auto& [key, n] : *table) std::cout << " " << key << " " << n;
+    std::cout << "\n";
+  }
+  std::ifstream in(root / "catalog.json");
+  if (!in) return;
+  const auto catalog = nlohmann::json::parse(in, nullptr, false);
+  if (!catalog.is_object() || !catalog.contains("programs")) return;
+  for (const auto& p : catalog.at("programs")) {
+    if (!p.is_object() || !p.contains("opsets") || !p.at("opsets").is_object()) continue;
+    std::vector<std::string> refused;
+    std::string message;
+    for (const auto& [opset, result] : p.at("opsets").items())
+      if (result.is_object() && result.value("status", "") == "refused") {
+        refused.push_back(opset);
+        message = result.value("error", "");
+      }
+    if (refused.empty()) continue;
+    std::cout << "  refused by the exporter: " << p.value("program", "?") << " at opset";
+    for (const auto& v : refused) std::cout << " " << v;
+    std::cout << ": " << terminal_safe(message) << "\n";
+  }
+}
+
 int run_list(const ListOptions& o) {
   const auto cases = selected(o);
   if (o.coverage) {
     print_coverage(cases);
+    print_exported_coverage(default_exported_root());
     return kExitOk;
   }
   if (o.findings) {
@@ -158,7 +210,8 @@ const CommandRegistrar kList(21, [](CLI::App& app) {
   cmd->add_flag("--folders", opts->folders, "Print folder names instead of IDs");
   auto* valid = cmd->add_flag("--valid", opts->valid_only, "Only cases with expected outputs");
   cmd->add_flag("--must-reject", opts->reject_only, "Only must-reject cases")->excludes(valid);
-  cmd->add_flag("--coverage", opts->coverage, "Print op x dtype, op x context and feature counts");
+  cmd->add_flag("--coverage", opts->coverage,
+                "Print op x dtype, op x context and feature counts, and the exported models");
   cmd->add_flag("--findings", opts->findings,
                 "Print static findings (checker, shape inference vs expected outputs)");
   cmd->add_flag("--inferred", opts->inferred,
