@@ -38,6 +38,13 @@ table{display:block;max-width:100%;overflow-x:auto}
 std::string e(std::string_view s) { return html_escape(s); }
 std::string num(int n) { return std::to_string(n); }
 
+// "a, b, c".
+std::string list(const std::vector<std::string>& v) {
+  std::string s;
+  for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
+  return s;
+}
+
 void summary_table(std::ostringstream& h, const Summary& s) {
   h << "<table class=\"summary\"><tr>";
   const std::pair<const char*, int> cols[] = {{"total", s.total},
@@ -203,11 +210,6 @@ void departures_section(std::ostringstream& h, const Report& r) {
   h << "<table class=\"departures\" id=\"departures\"><tr><th>departure</th><th>cases</th>"
        "<th>dtypes</th><th>contexts</th><th>smallest case</th><th>listed</th>"
     << (attributed ? "<th>layer</th>" : "") << "</tr>\n";
-  const auto list = [](const std::vector<std::string>& v) {
-    std::string s;
-    for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
-    return s;
-  };
   for (const auto& d : r.departures) {
     h << "<tr data-departure=\"" << e(d.id) << "\" data-count=\"" << d.case_ids.size()
       << "\" data-listed=\"" << e(d.listed) << "\"><td>" << e(d.title);
@@ -267,13 +269,12 @@ void exported_section(std::ostringstream& h, const Report& r) {
          "<th>end-to-end departure</th><th>layer</th><th>models</th><th>programs</th>"
          "<th>smallest case</th></tr>\n";
     for (const auto& d : r.end_to_end_departures) {
-      std::string programs;
-      for (const auto& p : d.depending_programs) programs += (programs.empty() ? "" : ", ") + p;
       h << "<tr data-departure=\"" << e(d.id) << "\" data-count=\"" << d.case_ids.size()
         << "\" data-layer=\"" << e(d.attribution->layer) << "\"><td>" << e(d.title)
         << "</td><td><b>" << e(d.attribution->layer) << "</b>: " << e(d.attribution->why)
-        << "</td><td class=\"n\">" << d.case_ids.size() << "</td><td>" << e(programs)
-        << "</td><td><code>" << e(d.smallest) << "</code></td></tr>\n";
+        << "</td><td class=\"n\">" << d.case_ids.size() << "</td><td>"
+        << e(list(d.depending_programs)) << "</td><td><code>" << e(d.smallest)
+        << "</code></td></tr>\n";
     }
     h << "</table>\n";
   }
@@ -282,12 +283,11 @@ void exported_section(std::ostringstream& h, const Report& r) {
        "<th>exporter departure</th><th>models</th><th>programs</th><th>smallest case</th>"
        "<th>listed</th></tr>\n";
   for (const auto& d : r.exporter_departures) {
-    std::string programs;
-    for (const auto& p : d.depending_programs) programs += (programs.empty() ? "" : ", ") + p;
     h << "<tr data-departure=\"" << e(d.id) << "\" data-count=\"" << d.case_ids.size()
       << "\" data-listed=\"" << e(d.listed) << "\"><td>" << e(d.title) << "<p><small>" << e(d.spec)
-      << "</small></p></td><td class=\"n\">" << d.case_ids.size() << "</td><td>" << e(programs)
-      << "</td><td><code>" << e(d.smallest) << "</code></td><td>" << e(d.listed) << "</td></tr>\n";
+      << "</small></p></td><td class=\"n\">" << d.case_ids.size() << "</td><td>"
+      << e(list(d.depending_programs)) << "</td><td><code>" << e(d.smallest) << "</code></td><td>"
+      << e(d.listed) << "</td></tr>\n";
   }
   h << "</table>\n";
 }

@@ -178,34 +178,7 @@ std::string reason_names_text() {
   return s + "or empty";
 }
 
-Attribution attribution_from_json(const json& j, const std::string& where) {
-  Attribution a;
-  a.layer = need_string(j, "layer", where);
-  a.why = need_string(j, "why", where);
-  const json& runs = need(j, "runs", where);
-  if (!runs.is_array())
-    throw Error(ErrorCode::invalid_argument, "report: " + where + ".runs: not a list");
-  for (size_t k = 0; k < runs.size(); ++k) {
-    const std::string w = where + ".runs[" + std::to_string(k) + "]";
-    Attribution::Run r;
-    r.configuration = need_string(runs[k], "configuration", w);
-    r.runtime = need_string(runs[k], "runtime", w);
-    const std::string status = need_string(runs[k], "status", w);
-    const auto st = status_from_key(status);
-    const std::string reason = need_string(runs[k], "reason", w);
-    const auto re = reason_from_name(reason);
-    if (!st || !re)
-      throw Error(ErrorCode::invalid_argument,
-                  "report: " + w + ": unknown status or reason " + status + "/" + reason);
-    r.status = *st;
-    r.reason = *re;
-    r.message = need_string(runs[k], "message", w);
-    r.kept_model = opt_string(runs[k], "kept_model");
-    a.runs.push_back(std::move(r));
-  }
-  return a;
-}
-
+// A status, a reason and a message (a Judgement, or an attribution run's).
 Judgement judgement_from_json(const json& j, const std::string& where) {
   Judgement v;
   const std::string status = need_string(j, "status", where);
@@ -219,6 +192,28 @@ Judgement judgement_from_json(const json& j, const std::string& where) {
   v.reason = *re;
   v.message = need_string(j, "message", where);
   return v;
+}
+
+Attribution attribution_from_json(const json& j, const std::string& where) {
+  Attribution a;
+  a.layer = need_string(j, "layer", where);
+  a.why = need_string(j, "why", where);
+  const json& runs = need(j, "runs", where);
+  if (!runs.is_array())
+    throw Error(ErrorCode::invalid_argument, "report: " + where + ".runs: not a list");
+  for (size_t k = 0; k < runs.size(); ++k) {
+    const std::string w = where + ".runs[" + std::to_string(k) + "]";
+    Attribution::Run r;
+    r.configuration = need_string(runs[k], "configuration", w);
+    r.runtime = need_string(runs[k], "runtime", w);
+    const Judgement v = judgement_from_json(runs[k], w);
+    r.status = v.status;
+    r.reason = v.reason;
+    r.message = v.message;
+    r.kept_model = opt_string(runs[k], "kept_model");
+    a.runs.push_back(std::move(r));
+  }
+  return a;
 }
 
 Expectation expectation_from_json(const json& j, const std::string& w) {

@@ -146,6 +146,14 @@ std::string slug(std::string_view s) {
   return out;
 }
 
+// The largest departure first, then by id.
+void sort_largest_first(std::vector<Departure>& v) {
+  std::stable_sort(v.begin(), v.end(), [](const Departure& a, const Departure& b) {
+    return a.case_ids.size() != b.case_ids.size() ? a.case_ids.size() > b.case_ids.size()
+                                                  : a.id < b.id;
+  });
+}
+
 void insert_sorted(std::vector<std::string>& v, const std::string& x) {
   const auto it = std::lower_bound(v.begin(), v.end(), x);
   if (it == v.end() || *it != x) v.insert(it, x);
@@ -195,10 +203,7 @@ std::vector<Departure> exporter_departures_of(const Report& r) {
     d.listed = listed == d.case_ids.size() ? "all" : listed == 0 ? "none" : "some";
     out.push_back(std::move(d));
   }
-  std::stable_sort(out.begin(), out.end(), [](const Departure& a, const Departure& b) {
-    return a.case_ids.size() != b.case_ids.size() ? a.case_ids.size() > b.case_ids.size()
-                                                  : a.id < b.id;
-  });
+  sort_largest_first(out);
   return out;
 }
 
@@ -246,10 +251,7 @@ std::vector<Departure> end_to_end_departures_of(const Report& r) {
       if (c.outcome.case_id == d.smallest) d.rerun = reproduce_command(r, c);
     out.push_back(std::move(d));
   }
-  std::stable_sort(out.begin(), out.end(), [](const Departure& a, const Departure& b) {
-    return a.case_ids.size() != b.case_ids.size() ? a.case_ids.size() > b.case_ids.size()
-                                                  : a.id < b.id;
-  });
+  sort_largest_first(out);
   return out;
 }
 
@@ -493,10 +495,7 @@ std::vector<Departure> departures_of(const Report& r) {
     }
     out.push_back(std::move(d));
   }
-  std::stable_sort(out.begin(), out.end(), [](const Departure& a, const Departure& b) {
-    return a.case_ids.size() != b.case_ids.size() ? a.case_ids.size() > b.case_ids.size()
-                                                  : a.id < b.id;
-  });
+  sort_largest_first(out);
   return out;
 }
 
