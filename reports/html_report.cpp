@@ -32,6 +32,10 @@ pre{background:#f6f6f6;padding:.4em .6em;white-space:pre-wrap;word-break:break-a
 dl{display:grid;grid-template-columns:max-content 1fr;gap:.15em .8em}dt{font-weight:600}dd{margin:0}
 blockquote{margin:.2em 0;padding:.2em .7em;border-left:3px solid #9ab;background:#f5f8fb}
 td,th,code{overflow-wrap:anywhere}
+#exported td,#exporter-departures td,#end-to-end-departures td{overflow-wrap:normal}
+#exported th,#exporter-departures th,#end-to-end-departures th,#exported td.n,
+#exporter-departures td.n,#end-to-end-departures td.n,#exporter-departures code,
+#end-to-end-departures code{overflow-wrap:normal;white-space:nowrap}
 table{display:block;max-width:100%;overflow-x:auto}
 )";
 
