@@ -163,8 +163,13 @@ SuiteResult run_suite(const RuntimeFactory& make_runtime, const SuiteOptions& op
   result.report = reports::make_report(std::move(info), std::move(outcomes),
                                        expectations ? &*expectations : nullptr,
                                        exporter_expectations ? &*exporter_expectations : nullptr);
-  if (options.attribution && result.report.info.complete)
+  // A signal during the attribution leaves departures unattributed: the run is incomplete too.
+  bool attribution_interrupted = false;
+  if (options.attribution && result.report.info.complete) {
     attribute_departures(result.report, cases, *options.attribution, options.run, log);
+    attribution_interrupted = stop_requested();
+    if (attribution_interrupted) result.report.info.complete = false;
+  }
   const auto& s = result.report.summary;
   log << terminal_safe(reports::summary_text(result.report), true);
   log << terminal_safe(reports::departures_text(result.report), true);
@@ -179,7 +184,8 @@ SuiteResult run_suite(const RuntimeFactory& make_runtime, const SuiteOptions& op
   result.exit_code = result.report.info.complete ? reports::exit_code(result.report) : 1;
   if (!result.report.info.complete)
     log << "interrupted by signal " << stop_signal() << " after " << s.total << " of "
-        << cases.size() << " cases\n";
+        << cases.size() << " cases"
+        << (attribution_interrupted ? ", while attributing the departures" : "") << "\n";
   const auto write = [&](const std::filesystem::path& path, const std::string& text,
                          const char* what) {
     if (path.empty()) return;

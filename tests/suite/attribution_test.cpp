@@ -6,6 +6,7 @@
 
 #include <sstream>
 
+#include "harness/run.h"
 #include "reference/error.h"
 #include "reports/json_report.h"
 #include "runtimes/registry.h"
@@ -160,6 +161,26 @@ TEST(Attribution, SurvivesTheJsonReportAndShowsInTheConsoleTable) {
   EXPECT_NE(table.find("layer"), std::string::npos) << table;
   EXPECT_NE(table.find("kernel"), std::string::npos) << table;
   EXPECT_EQ(back.info.options.value("attribution", false), true);
+}
+
+// A stop request (SIGINT, SIGTERM) that comes while the departures are attributed leaves them
+// unattributed: the report says the run is incomplete and the run exits 1.
+TEST(Attribution, AStopWhileAttributingMakesTheRunIncomplete) {
+  SuiteOptions options = one_case(kValidInputs);
+  const auto stopping = [](const std::string& name) {
+    return AttributionRuntimes::Configuration{name, [] {
+                                                request_stop();  // as a signal would
+                                                return make_runtime("reference");
+                                              }};
+  };
+  options.attribution = AttributionRuntimes{stopping("a"), stopping("b"), stopping("c")};
+  const SuiteResult r =
+      run_suite([] { return make_runtime("seeded=at.negative_off_by_one"); }, options);
+  clear_stop_request();
+  EXPECT_FALSE(r.report.info.complete);
+  EXPECT_EQ(r.exit_code, 1);
+  ASSERT_EQ(r.report.departures.size(), 1u);
+  EXPECT_FALSE(r.report.departures[0].attribution);
 }
 
 }  // namespace
