@@ -120,7 +120,7 @@ void fuzz_one(fuzz::Reader& in, Context& ctx) {
       if (parts.empty()) break;
       const int64_t a = axis < 0 ? axis + static_cast<int64_t>(x.rank()) : axis;
       const bool stacked = !split && keepdims == 0;
-      const Tensor joined = support::ConcatFromSequence(parts, a, stacked ? 1 : 0);
+      const Tensor joined = ops::ConcatFromSequence(parts, a, stacked ? 1 : 0);
       if (!joined.identical(x)) fuzz::invariant_failed("SplitToSequence chunks", x.describe());
       break;
     }
@@ -149,7 +149,7 @@ void fuzz_one(fuzz::Reader& in, Context& ctx) {
     }
     case 5: {
       const Sequence s = make_sequence(in);
-      (void)support::ConcatFromSequence(s, static_cast<int8_t>(in.byte()) % 5, in.byte() % 3);
+      (void)ops::ConcatFromSequence(s, static_cast<int8_t>(in.byte()) % 5, in.byte() % 3);
       break;
     }
     case 6: {

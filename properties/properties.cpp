@@ -4,7 +4,7 @@
 #include <stdexcept>
 
 #include "properties/loop_expansion.h"
-#include "reference/support/support_ops.h"
+#include "reference/ops/ops.h"
 
 namespace seqconf::properties {
 
@@ -20,13 +20,13 @@ OpSet reference_ops() {
   };
   ops.sequence_map = ops::SequenceMap;
   ops.concat_from_sequence = [](const Sequence& s, int64_t axis, int64_t new_axis) {
-    return support::ConcatFromSequence(s, axis, new_axis);
+    return ops::ConcatFromSequence(s, axis, new_axis);
   };
-  ops.sequence_construct = support::SequenceConstruct;
+  ops.sequence_construct = ops::SequenceConstruct;
   ops.sequence_empty = [](std::optional<DataType> dtype) {
-    return dtype ? support::SequenceEmpty(*dtype) : support::SequenceEmpty();
+    return dtype ? ops::SequenceEmpty(*dtype) : ops::SequenceEmpty();
   };
-  ops.sequence_length = support::SequenceLength;
+  ops.sequence_length = ops::SequenceLength;
   ops.sequence_map_expanded = run_sequence_map_expanded;
   ops.encode = [](const Value& v, TensorEncoding e) { return value_to_bytes(v, e); };
   ops.decode = [](const std::string& bytes, const onnx::TypeProto& declared) {

@@ -634,7 +634,7 @@ std::vector<Value> run_loop(const KernelCall& c) {
       result.emplace_back(Tensor::zeros(d, shape));
     } else {
       const DataType d = scans[k][0].dtype();
-      result.emplace_back(support::ConcatFromSequence(Sequence(d, scans[k]), 0, 1));
+      result.emplace_back(ops::ConcatFromSequence(Sequence(d, scans[k]), 0, 1));
     }
   }
   return result;
@@ -782,7 +782,7 @@ const std::unordered_map<std::string, OpEntry>& op_table() {
         [](const KernelCall& c) {
           std::vector<Tensor> ts;
           for (size_t i = 0; i < c.in.size(); ++i) ts.push_back(c.tensor(i));
-          return one(support::SequenceConstruct(ts));
+          return one(ops::SequenceConstruct(ts));
         }}},
       {"SequenceEmpty",
        {{11},
@@ -802,20 +802,17 @@ const std::unordered_map<std::string, OpEntry>& op_table() {
                                (d < 0 || d > INT32_MAX ? "type " + std::to_string(d)
                                                        : dtype_name_any(static_cast<int32_t>(d))) +
                                "))");
-          return one(support::SequenceEmpty(static_cast<DataType>(d)));
+          return one(ops::SequenceEmpty(static_cast<DataType>(d)));
         }}},
       {"SequenceLength",
-       {{11},
-        11,
-        {},
-        [](const KernelCall& c) { return one(support::SequenceLength(c.sequence(0))); }}},
+       {{11}, 11, {}, [](const KernelCall& c) { return one(ops::SequenceLength(c.sequence(0))); }}},
       {"ConcatFromSequence",
        {{11},
         11,
         {},
         [](const KernelCall& c) {
-          return one(support::ConcatFromSequence(c.sequence(0), c.attr_int("axis", std::nullopt),
-                                                 c.attr_int("new_axis", 0)));
+          return one(ops::ConcatFromSequence(c.sequence(0), c.attr_int("axis", std::nullopt),
+                                             c.attr_int("new_axis", 0)));
         }}},
       {"Identity",
        {{1, 13, 14, 16, 19, 21, 23, 24},

@@ -1,7 +1,8 @@
 // A small ONNX graph interpreter: runs a ModelProto (or a GraphProto as a subgraph reading
-// outer-scope values by name) over the five sequence operators and the supporting operators
-// of reference/support. Models are validated once (opsets, operator versions, names,
-// topological order, subgraphs) by InterpretedModel::prepare, then run many times.
+// outer-scope values by name) over the five sequence operators and their four companions
+// (reference/ops) and the supporting operators of reference/support. Models are validated once
+// (opsets, operator versions, names, topological order, subgraphs) by
+// InterpretedModel::prepare, then run many times.
 //
 // An empty name means "absent" wherever a node names an input or output (an omitted optional
 // input or output); a graph's own inputs, initializers and outputs must have names.

@@ -1,5 +1,22 @@
-// The five sequence operators of the ONNX spec, as functions on values.
-// Each lives in its own file, next to the spec sentences it implements.
+// The five sequence operators of the ONNX spec and their four companion operators, as functions
+// on values. Each lives in its own file, next to the spec sentences it implements:
+// | op                 | file (.cpp)          | versions (since)    | types                     |
+// |--------------------|----------------------|---------------------|---------------------------|
+// | SequenceAt         | sequence_at          | 11                  | the 15 tensor types       |
+// | SequenceErase      | sequence_erase       | 11                  | the 15 tensor types       |
+// | SequenceInsert     | sequence_insert      | 11                  | the 15 tensor types       |
+// | SplitToSequence    | split_to_sequence    | 11, 24              | the 15 types; 24: +bf16   |
+// | SequenceMap        | sequence_map         | 17                  | the 15 tensor types       |
+// | SequenceConstruct  | sequence_construct   | 11                  | the 15 tensor types       |
+// | SequenceEmpty      | sequence_empty       | 11 (dtype)          | the 15 tensor types       |
+// | SequenceLength     | sequence_length      | 11                  | sequences of the 15 types |
+// | ConcatFromSequence | concat_from_sequence | 11 (axis, new_axis) | the 15 tensor types       |
+// The five check their own element types (types.cpp); SequenceAt, SequenceErase and
+// SequenceInsert share position.cpp. The four companions take no Context, and the interpreter
+// checks their type constraints before it calls them (reference/interpreter/type_constraints.cpp).
+// Their files are compiled into seqconf_interpreter, not seqconf_reference (link it to call
+// them): ConcatFromSequence copies with support::concatenate (reference/support/broadcast.h),
+// and seqconf_interpreter links seqconf_reference, not the other way round.
 #pragma once
 
 #include <functional>
@@ -41,6 +58,18 @@ struct SequenceMapBody {
 std::vector<Sequence> SequenceMap(const Sequence& input_sequence,
                                   const std::vector<Value>& additional_inputs,
                                   const SequenceMapBody& body, Context& ctx);
+
+// SequenceConstruct-11 (clause SequenceConstruct.same_type).
+Sequence SequenceConstruct(const std::vector<Tensor>& inputs);
+
+// SequenceEmpty-11: "The default type is 'float'."
+Sequence SequenceEmpty(DataType dtype = DataType::float32);
+
+// SequenceLength-11: an int64 scalar.
+Tensor SequenceLength(const Sequence& input_sequence);
+
+// ConcatFromSequence-11 (numpy.concatenate when new_axis is 0, numpy.stack when 1).
+Tensor ConcatFromSequence(const Sequence& input_sequence, int64_t axis, int64_t new_axis = 0);
 
 // The type constraints of the five operators at their first version ("Constrain to any tensor
 // type." and its variants) expand to ONNX's all_tensor_types(): the 15 types of kAllDataTypes,

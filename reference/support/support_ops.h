@@ -1,15 +1,14 @@
 // Operators that are not under test but that ONNX's sequence fixtures, the SequenceMap
 // expansion and the generated models need around the five sequence operators. Plain functions
 // on values, callable without a graph (property tests, generators) as well as by the
-// interpreter. Invalid input throws seqconf::Error with a code, never crashes.
+// interpreter. Invalid input throws seqconf::Error with a code, never crashes. The four
+// companion operators (SequenceConstruct, SequenceEmpty, SequenceLength, ConcatFromSequence)
+// are in reference/ops, one file each (declared in reference/ops/ops.h); the operators of
+// SequenceMap bodies and loops are in body_ops.h.
 //
 // What each supports (anything else is ErrorCode::not_supported or an input error):
 // | op                 | versions (since)          | types                                   |
 // |--------------------|---------------------------|-----------------------------------------|
-// | SequenceConstruct  | 11                        | the 15 tensor types                     |
-// | SequenceEmpty      | 11                        | the 15 tensor types (dtype attribute)   |
-// | SequenceLength     | 11                        | sequences of the 15 types               |
-// | ConcatFromSequence | 11 (axis, new_axis)       | the 15 tensor types                     |
 // | Identity           | 1..24                     | tensors (13+: bf16 too), sequences, ... |
 // | Add                | 1, 6 (legacy), 7, 13, 14  | float / high-precision / numeric; +bf16 |
 // | Shape              | 1, 13, 15 (start, end)    | the 15 tensor types; 13+: bf16 too      |
@@ -31,15 +30,6 @@
 #include "reference/value.h"
 
 namespace seqconf::support {
-
-// SequenceConstruct-11 (clause SequenceConstruct.same_type).
-Sequence SequenceConstruct(const std::vector<Tensor>& inputs);
-// SequenceEmpty-11: "The default type is 'float'."
-Sequence SequenceEmpty(DataType dtype = DataType::float32);
-// SequenceLength-11: an int64 scalar.
-Tensor SequenceLength(const Sequence& input_sequence);
-// ConcatFromSequence-11 (numpy.concatenate when new_axis is 0, numpy.stack when 1).
-Tensor ConcatFromSequence(const Sequence& input_sequence, int64_t axis, int64_t new_axis = 0);
 
 Value Identity(const Value& input);
 // Add-7/13/14 with multidirectional (numpy) broadcasting.

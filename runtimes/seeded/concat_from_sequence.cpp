@@ -1,6 +1,6 @@
 // Seeded defects of ConcatFromSequence. The spec: "When 'new_axis' is 1, the behavior is similar
 // to numpy.stack." and, of axis, "When `new_axis` is 1, accepted range is `[-r - 1, r]`."
-#include "reference/support/support_ops.h"
+#include "reference/ops/ops.h"
 #include "runtimes/seeded/seeded.h"
 
 namespace seqconf::seeded {
@@ -20,7 +20,7 @@ std::optional<int64_t> stacking_rank(const interp::NodeCall& c) {
 }
 
 std::vector<Value> stacked_on(const interp::NodeCall& c, int64_t axis) {
-  return {Value(support::ConcatFromSequence(c.inputs[0]->sequence(), axis, 1))};
+  return {Value(ops::ConcatFromSequence(c.inputs[0]->sequence(), axis, 1))};
 }
 
 }  // namespace

@@ -19,7 +19,6 @@
 #include "reference/interpreter/interpreter.h"
 #include "reference/ops/ops.h"
 #include "reference/proto.h"
-#include "reference/support/support_ops.h"
 
 namespace seqconf {
 namespace {
@@ -156,18 +155,18 @@ std::vector<Value> evaluate(const Loaded& l, Policy policy) {
         ops::SequenceMap(input(0)->sequence(), additional, body_callable(*body, l.inputs), ctx);
     return std::vector<Value>(seqs.begin(), seqs.end());
   }
-  // The companion operators (reference/support).
+  // The companion operators (reference/ops).
   if (op == "ConcatFromSequence")
-    return {support::ConcatFromSequence(input(0)->sequence(), int_attr(node, "axis", 0),
-                                        int_attr(node, "new_axis", 0))};
+    return {ops::ConcatFromSequence(input(0)->sequence(), int_attr(node, "axis", 0),
+                                    int_attr(node, "new_axis", 0))};
   if (op == "SequenceConstruct") {
     std::vector<Tensor> tensors;
     for (int i = 0; i < node.input_size(); ++i) tensors.push_back(*tensor_input(i));
-    return {support::SequenceConstruct(tensors)};
+    return {ops::SequenceConstruct(tensors)};
   }
   if (op == "SequenceEmpty")
-    return {support::SequenceEmpty(static_cast<DataType>(int_attr(node, "dtype", 1)))};
-  if (op == "SequenceLength") return {support::SequenceLength(input(0)->sequence())};
+    return {ops::SequenceEmpty(static_cast<DataType>(int_attr(node, "dtype", 1)))};
+  if (op == "SequenceLength") return {ops::SequenceLength(input(0)->sequence())};
   throw std::runtime_error("unexpected operator " + op);
 }
 

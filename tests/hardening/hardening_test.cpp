@@ -52,7 +52,7 @@ TEST(HardeningLimits, ConcatFromSequenceChecksTheTotalBeforeAllocating) {
   // 2^16 handles on one 2^24-byte tensor concatenate to 2^40 bytes.
   const Tensor t = Tensor::zeros(DataType::int8, {int64_t{1} << 24});
   const Sequence s(DataType::int8, std::vector<Tensor>(size_t{1} << 16, t));
-  EXPECT_EQ(code_of([&] { support::ConcatFromSequence(s, 0, 0); }), ErrorCode::limit_exceeded);
+  EXPECT_EQ(code_of([&] { ops::ConcatFromSequence(s, 0, 0); }), ErrorCode::limit_exceeded);
 }
 
 TEST(HardeningLimits, StringZerosChecksTheLimitBeforeAllocating) {
@@ -107,13 +107,13 @@ TEST(HardeningLimits, ConcatFromSequenceAxisLengthOverflow) {
   // Tensors without elements may have any dimension: 2^62 + 2^62 does not fit in int64.
   const Tensor t = Tensor::zeros(DataType::int8, {int64_t{1} << 62, 0});
   const Sequence s(DataType::int8, {t, t});
-  EXPECT_EQ(code_of([&] { support::ConcatFromSequence(s, 0, 0); }), ErrorCode::limit_exceeded);
+  EXPECT_EQ(code_of([&] { ops::ConcatFromSequence(s, 0, 0); }), ErrorCode::limit_exceeded);
 }
 
 TEST(HardeningLimits, ConcatFromSequenceOfEmptyTensorsWithAHugeOuterAxis) {
   // [2^40, 0] and [2^40, 0] along axis 1 give [2^40, 0]: no element, and no loop over 2^40.
   const Tensor t = Tensor::zeros(DataType::bool_, {int64_t{1} << 40, 0});
-  const Tensor y = support::ConcatFromSequence(Sequence(DataType::bool_, {t, t}), 1, 0);
+  const Tensor y = ops::ConcatFromSequence(Sequence(DataType::bool_, {t, t}), 1, 0);
   EXPECT_EQ(y.shape(), (Shape{int64_t{1} << 40, 0}));
 }
 

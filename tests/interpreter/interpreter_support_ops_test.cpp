@@ -1,7 +1,8 @@
-// Supporting operators (reference/support). Expected values are worked out from the operator
-// definitions by hand.
+// Supporting operators (reference/support) and the four companion operators (reference/ops).
+// Expected values are worked out from the operator definitions by hand.
 #include <gtest/gtest.h>
 
+#include "reference/ops/ops.h"
 #include "reference/support/support_ops.h"
 #include "tests/support/test_util.h"
 
@@ -9,6 +10,10 @@ namespace seqconf::testing {
 namespace {
 
 using namespace seqconf::support;
+using seqconf::ops::ConcatFromSequence;
+using seqconf::ops::SequenceConstruct;
+using seqconf::ops::SequenceEmpty;
+using seqconf::ops::SequenceLength;
 
 const auto F = DataType::float32;
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "properties/properties.h"
-#include "reference/support/support_ops.h"
+#include "reference/ops/ops.h"
 
 namespace seqconf::properties {
 
@@ -313,7 +313,7 @@ Mutant concat_stacks_on_last_axis() {
            {"ConcatFromSequence/StackedSlicesAreTheElements"}};
   m.ops.concat_from_sequence = [](const Sequence& s, int64_t axis, int64_t new_axis) {
     if (new_axis == 1 && !s.empty()) axis = static_cast<int64_t>(s.at(0).rank());
-    return support::ConcatFromSequence(s, axis, new_axis);
+    return ops::ConcatFromSequence(s, axis, new_axis);
   };
   return m;
 }
@@ -329,7 +329,7 @@ Mutant concat_new_axis_negative_against_r() {
   m.ops.concat_from_sequence = [](const Sequence& s, int64_t axis, int64_t new_axis) {
     const auto r = s.empty() ? 0 : static_cast<int64_t>(s.at(0).rank());
     if (new_axis == 1 && axis < 0 && axis + r >= 0) axis += r;
-    return support::ConcatFromSequence(s, axis, new_axis);
+    return ops::ConcatFromSequence(s, axis, new_axis);
   };
   return m;
 }
@@ -344,7 +344,7 @@ Mutant construct_drops_empty_tensors() {
     std::vector<Tensor> kept;
     for (const Tensor& t : inputs)
       if (t.element_count() != 0) kept.push_back(t);
-    return kept.empty() ? support::SequenceConstruct(inputs) : support::SequenceConstruct(kept);
+    return kept.empty() ? ops::SequenceConstruct(inputs) : ops::SequenceConstruct(kept);
   };
   return m;
 }
@@ -368,7 +368,7 @@ Mutant empty_default_int64() {
            reference_ops(),
            {"SequenceEmpty/IsOfItsDtype"}};
   m.ops.sequence_empty = [](std::optional<DataType> dtype) {
-    return support::SequenceEmpty(dtype.value_or(DataType::int64));
+    return ops::SequenceEmpty(dtype.value_or(DataType::int64));
   };
   return m;
 }
