@@ -31,7 +31,8 @@ Tensor ConcatFromSequence(const Sequence& s, int64_t axis, int64_t new_axis) {
         "ConcatFromSequence: the input sequence is empty; there is no tensor to concatenate");
   const Tensor& first = s.at(0);
   const auto r = static_cast<int64_t>(first.rank());
-  // Clauses ConcatFromSequence.axis_range and ConcatFromSequence.new_axis_range.
+  // ConcatFromSequence.axis_range: "Accepted range in `[-r, r - 1]`, where `r` is the rank of
+  // input tensors."; .new_axis_range: "When `new_axis` is 1, accepted range is `[-r - 1, r]`."
   const int64_t lo = new_axis ? -r - 1 : -r, hi = new_axis ? r : r - 1;
   if (r == 0 && !new_axis)
     throw Error(ErrorCode::input_rank,
@@ -58,7 +59,8 @@ Tensor ConcatFromSequence(const Sequence& s, int64_t axis, int64_t new_axis) {
   seqconf::Shape out_shape = shapes[0];
   out_shape[a] = 0;
   for (size_t i = 0; i < s.size(); ++i) {
-    // Clause ConcatFromSequence.same_shape.
+    // ConcatFromSequence.same_shape: "All input tensors must have the same shape, except for the
+    // dimension size of the axis to concatenate on." (with new_axis=1: no axis may differ)
     bool fits = shapes[i].size() == shapes[0].size();
     for (size_t k = 0; fits && k < shapes[i].size(); ++k)
       if (k != a && shapes[i][k] != shapes[0][k]) fits = false;

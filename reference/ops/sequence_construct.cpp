@@ -12,7 +12,7 @@ Sequence SequenceConstruct(const std::vector<Tensor>& inputs) {
   // 'inputs' is variadic: at least one tensor.
   if (inputs.empty())
     throw Error(ErrorCode::missing_input, "SequenceConstruct: needs at least one input tensor");
-  // Clause SequenceConstruct.same_type.
+  // SequenceConstruct.same_type: "All tensors in 'inputs' must have the same data type."
   for (size_t i = 1; i < inputs.size(); ++i)
     if (inputs[i].dtype() != inputs[0].dtype())
       throw Error(ErrorCode::element_type_mismatch,

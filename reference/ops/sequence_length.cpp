@@ -9,7 +9,8 @@ namespace seqconf::ops {
 
 // SequenceLength-11 (clause SequenceLength.summary).
 Tensor SequenceLength(const Sequence& s) {
-  // Clause SequenceLength.int64: an int64 tensor of shape [].
+  // SequenceLength.int64: "Constrain output to integral tensor. It must be a scalar(tensor of
+  // empty shape)." (int64, shape [])
   return Tensor::from_values<DataType::int64>({}, {static_cast<int64_t>(s.size())});
 }
 
