@@ -35,7 +35,7 @@ except ImportError:
 failures = []
 interrupted = 0
 scale = 3.0 if os.environ.get("SEQCONF_SANITIZED") else 1.0
-for delay in (scale * d for d in (0.2, 0.5, 1.0, 1.5, 3.0)):
+for delay in (round(scale * d, 2) for d in (0.2, 0.5, 1.0, 1.5, 3.0)):
     report = os.path.join(work, f"report-{delay}.json")
     cmd = [seqconf, "run", "--source", source, "--report", report, *extra]
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
