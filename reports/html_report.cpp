@@ -31,12 +31,21 @@ details.case>summary{cursor:pointer}details.case[open]{background:#fcfcfc}
 pre{background:#f6f6f6;padding:.4em .6em;white-space:pre-wrap;word-break:break-all;margin:.2em 0}
 dl{display:grid;grid-template-columns:max-content 1fr;gap:.15em .8em}dt{font-weight:600}dd{margin:0}
 blockquote{margin:.2em 0;padding:.2em .7em;border-left:3px solid #9ab;background:#f5f8fb}
-td,th,code{overflow-wrap:anywhere}
-#exported td,#exporter-departures td,#end-to-end-departures td{overflow-wrap:normal}
-#exported th,#exporter-departures th,#end-to-end-departures th,#exported td.n,
-#exporter-departures td.n,#end-to-end-departures td.n,#exporter-departures code,
-#end-to-end-departures code{overflow-wrap:normal;white-space:nowrap}
+code{overflow-wrap:anywhere}
+td.n,td.cell,.nb{white-space:nowrap;overflow-wrap:normal}
 table{display:block;max-width:100%;overflow-x:auto}
+.fold{container-type:inline-size}
+table.departures{display:table;table-layout:fixed;width:100%;max-width:none}
+table.departures>tbody>tr>*{white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
+table.departures>tbody>tr>td.what{overflow:visible}
+col.count{width:5.5em}col.listed{width:4.5em}col.layer{width:11em}col.list{width:10%}
+col.case{width:20%}col.programs{width:16%}
+details.more>summary{cursor:pointer;overflow:hidden;text-overflow:ellipsis}
+details.more>.more-body{white-space:normal;position:relative;z-index:1;background:#fff;
+width:calc(100cqw - 1.2em);box-sizing:border-box;padding:.3em 0 .5em;margin-top:.2em;
+overflow-x:auto}
+details.more dl{margin:0}details.more ul{margin:.2em 0;padding-left:1.4em}
+ul.ids{list-style:none;padding:0}
 )";
 
 std::string e(std::string_view s) { return html_escape(s); }
@@ -132,12 +141,45 @@ constexpr const char* kContextNote =
     "nodes, inside an If branch, a Loop body or a SequenceMap body, chained after another "
     "operator); a case that names none counts as <code>inputs</code>.</p>\n";
 
+// A path as what identifies it: its last three components ("…/1.14.0/libonnxruntime.so.1",
+// "…/split_int8/opset=11/model.onnx"), the full path in the title. Paths of three components
+// or fewer stay whole.
+std::string short_path(const std::string& path) {
+  size_t cut = path.size();
+  for (int k = 0; k < 3 && cut != std::string::npos && cut > 0; ++k) cut = path.rfind('/', cut - 1);
+  if (cut == std::string::npos || cut == 0) return "<span class=\"path\">" + e(path) + "</span>";
+  return "<span class=\"path\" title=\"" + e(path) + "\">&hellip;" + e(path.substr(cut)) +
+         "</span>";
+}
+
+// A message with each absolute path in it shortened (short_path). A path starts with '/' at
+// the start or after a space, '=', '(', a quote or a comma, and ends before a space, ':', ',',
+// ')' or a quote.
+std::string with_short_paths(const std::string& text) {
+  const auto starts_after = [](char c) {
+    return c == ' ' || c == '=' || c == '(' || c == '\'' || c == '"' || c == ',';
+  };
+  const auto ends_at = [](char c) {
+    return c == ' ' || c == ':' || c == ',' || c == ')' || c == '\'' || c == '"' || c == '\n';
+  };
+  std::string out;
+  size_t done = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '/' || (i > 0 && !starts_after(text[i - 1]))) continue;
+    size_t end = i;
+    while (end < text.size() && !ends_at(text[end])) ++end;
+    out += e(text.substr(done, i - done)) + short_path(text.substr(i, end - i));
+    done = i = end;
+  }
+  return out + e(text.substr(std::min(done, text.size())));
+}
+
 void case_details(std::ostringstream& h, const Report& r, const CaseRecord& c) {
   const Outcome& o = c.outcome;
   const std::string verdict(verdict_key(c.verdict));
   h << "<details class=\"case\" data-case-id=\"" << e(o.case_id) << "\" data-status=\""
     << status_key(o.status) << "\" data-verdict=\"" << verdict << "\"><summary>"
-    << html_status_tag(o.status) << "<code>" << e(o.case_id) << "</code>";
+    << html_status_tag(o.status) << "<code class=\"nb\">" << e(o.case_id) << "</code>";
   if (o.reason != Reason::none) h << " &mdash; " << e(reason_name(o.reason));
   h << "</summary>\n<dl>";
   const auto row = [&](const char* k, const std::string& v, bool pre = false) {
@@ -190,7 +232,7 @@ void case_details(std::ostringstream& h, const Report& r, const CaseRecord& c) {
       << "</dd>";
   if (!o.kept_model.empty())
     h << "<dt>model run</dt><dd>the tool's output model, kept: <a href=\"" << e(o.kept_model)
-      << "\"><code>" << e(o.kept_model) << "</code></a></dd>";
+      << "\"><code>" << short_path(o.kept_model) << "</code></a></dd>";
   for (const auto& a : o.ambiguities) {
     h << "<dt>ambiguity</dt><dd><blockquote>" << e(a.spec_sentence) << "</blockquote><small>"
       << e(a.op) << " ambiguity <code>" << e(a.id) << "</code>: " << e(a.detail) << "</small></dd>";
@@ -200,7 +242,55 @@ void case_details(std::ostringstream& h, const Report& r, const CaseRecord& c) {
   h << "</dl></details>\n";
 }
 
-// "<runtime> departs from the spec in N ways", then one row per departure (id departures).
+// Ids that stay on one line, one per line.
+void id_list(std::ostringstream& h, const std::vector<std::string>& ids) {
+  h << "<ul class=\"ids\">";
+  for (const auto& id : ids) h << "<li><code class=\"nb\">" << e(id) << "</code></li>";
+  h << "</ul>";
+}
+
+// The first cell of a departure's row: its title on one line, and folded under it the rest:
+// what `intro` writes, then a list of the departure's id, what `rows` writes (<dt>/<dd> pairs)
+// and its cases.
+template <typename Intro, typename Rows>
+void folded_title(std::ostringstream& h, const Departure& d, const char* cases_noun, Intro intro,
+                  Rows rows) {
+  h << "<td class=\"what\"><details class=\"more\"><summary title=\"" << e(d.title) << "\">"
+    << e(d.title) << "</summary><div class=\"more-body\">";
+  intro();
+  h << "<dl><dt>departure</dt><dd><code class=\"nb\">" << e(d.id) << "</code></dd>";
+  rows();
+  h << "<dt>" << cases_noun << "</dt><dd><details class=\"case-list\"><summary><span class=\"nb\">"
+    << d.case_ids.size() << "</span> " << cases_noun << "</summary>";
+  id_list(h, d.case_ids);
+  h << "</details></dd></dl></div></details></td>";
+}
+
+// A cell that shows one line of text and the whole of it in its title.
+void clipped_cell(std::ostringstream& h, const std::string& text, bool code = false) {
+  h << "<td title=\"" << e(text) << "\">" << (code ? "<code class=\"nb\">" : "") << e(text)
+    << (code ? "</code>" : "") << "</td>";
+}
+
+// A departure's layer and why, then the runs that show it (attribution evidence).
+void attribution_evidence(std::ostringstream& h, const Attribution& a) {
+  h << "<b>" << e(a.layer) << "</b>: " << e(a.why);
+  if (a.runs.empty()) return;
+  h << "<ul class=\"runs\">";
+  for (const auto& run : a.runs) {
+    h << "<li>" << e(run.configuration) << ": " << e(status_name(run.status));
+    if (run.reason != Reason::none) h << "/" << e(reason_name(run.reason));
+    if (!run.message.empty()) h << " <small>" << with_short_paths(run.message) << "</small>";
+    if (!run.kept_model.empty())
+      h << " <a href=\"" << e(run.kept_model) << "\" title=\"" << e(run.kept_model)
+        << "\">model</a>";
+    h << "</li>";
+  }
+  h << "</ul>";
+}
+
+// "<runtime> departs from the spec in N ways", then one line per departure (id departures),
+// the spec text, attribution evidence, rerun command and cases folded under it.
 void departures_section(std::ostringstream& h, const Report& r) {
   int ways = 0;
   for (const auto& d : r.departures) ways += d.run;
@@ -211,41 +301,46 @@ void departures_section(std::ostringstream& h, const Report& r) {
     h << "<p>Besides, " << r.departures.size() - ways << " group(s) of cases were not run.</p>\n";
   bool attributed = false;
   for (const auto& d : r.departures) attributed |= d.attribution.has_value();
-  h << "<table class=\"departures\" id=\"departures\"><tr><th>departure</th><th>cases</th>"
-       "<th>dtypes</th><th>contexts</th><th>smallest case</th><th>listed</th>"
+  h << "<div class=\"fold\"><table class=\"departures\" id=\"departures\"><colgroup><col>"
+       "<col class=\"count\"><col class=\"list\"><col class=\"list\"><col class=\"case\">"
+       "<col class=\"listed\">"
+    << (attributed ? "<col class=\"layer\">" : "")
+    << "</colgroup><tr><th>departure</th><th>cases</th><th>dtypes</th><th>contexts</th>"
+       "<th>smallest case</th><th>listed</th>"
     << (attributed ? "<th>layer</th>" : "") << "</tr>\n";
   for (const auto& d : r.departures) {
     h << "<tr data-departure=\"" << e(d.id) << "\" data-count=\"" << d.case_ids.size()
-      << "\" data-listed=\"" << e(d.listed) << "\"><td>" << e(d.title);
-    if (!d.spec.empty() && d.clauses.size() > 1)
-      h << "<blockquote>" << e(d.spec) << "</blockquote>";
-    if (!d.depending_programs.empty())
-      h << "<p class=\"depends\" data-depending=\"" << d.depending_programs.size() << "\">"
-        << d.depending_programs.size()
-        << " exported program(s) match the framework only through this departure: "
-        << e(list(d.depending_programs)) << "</p>";
-    h << "</td><td class=\"n\" title=\"" << e(list(d.case_ids)) << "\">" << d.case_ids.size()
-      << "</td><td>" << e(list(d.dtypes)) << "</td><td>" << e(list(d.contexts)) << "</td><td><code>"
-      << e(d.smallest) << "</code><pre>" << e(d.rerun) << "</pre></td><td>" << e(d.listed)
-      << "</td>";
-    if (attributed) {
-      h << "<td>";
+      << "\" data-listed=\"" << e(d.listed) << "\">";
+    const auto intro = [&] {
+      if (!d.spec.empty() && d.clauses.size() > 1)
+        h << "<blockquote>" << e(d.spec) << "</blockquote>";
+      if (!d.depending_programs.empty())
+        h << "<p class=\"depends\" data-depending=\"" << d.depending_programs.size() << "\">"
+          << d.depending_programs.size()
+          << " exported program(s) match the framework only through this departure: "
+          << e(list(d.depending_programs)) << "</p>";
+    };
+    folded_title(h, d, "cases", intro, [&] {
+      h << "<dt>dtypes</dt><dd>" << e(list(d.dtypes)) << "</dd><dt>contexts</dt><dd>"
+        << e(list(d.contexts)) << "</dd><dt>smallest case</dt><dd><code class=\"nb\">"
+        << e(d.smallest) << "</code><pre>" << e(d.rerun) << "</pre></dd>";
       if (d.attribution) {
-        h << "<b>" << e(d.attribution->layer) << "</b>: " << e(d.attribution->why) << "<ul>";
-        for (const auto& run : d.attribution->runs) {
-          h << "<li>" << e(run.configuration) << ": " << e(status_name(run.status));
-          if (run.reason != Reason::none) h << "/" << e(reason_name(run.reason));
-          if (!run.message.empty()) h << " <small>" << e(run.message) << "</small>";
-          if (!run.kept_model.empty()) h << " <a href=\"" << e(run.kept_model) << "\">model</a>";
-          h << "</li>";
-        }
-        h << "</ul>";
+        h << "<dt>layer</dt><dd>";
+        attribution_evidence(h, *d.attribution);
+        h << "</dd>";
       }
-      h << "</td>";
-    }
+    });
+    h << "<td class=\"n\">" << d.case_ids.size() << "</td>";
+    clipped_cell(h, list(d.dtypes));
+    clipped_cell(h, list(d.contexts));
+    clipped_cell(h, d.smallest, true);
+    h << "<td>" << e(d.listed) << "</td>";
+    if (attributed)
+      h << "<td" << (d.attribution ? " title=\"" + e(d.attribution->why) + "\"" : "") << "><b>"
+        << (d.attribution ? e(d.attribution->layer) : "") << "</b></td>";
     h << "</tr>\n";
   }
-  h << "</table>\n";
+  h << "</table></div>\n";
 }
 
 // The exported cases' three verdicts and the exporter's departures (id exported); nothing
@@ -269,31 +364,51 @@ void exported_section(std::ostringstream& h, const Report& r) {
     h << "<p>" << x.depending << " exported model(s) match the framework only because "
       << e(r.info.runtime_name) << " departs from the spec (the departures above say which).</p>\n";
   if (!r.end_to_end_departures.empty()) {
-    h << "<table class=\"departures end-to-end-departures\" id=\"end-to-end-departures\"><tr>"
-         "<th>end-to-end departure</th><th>layer</th><th>models</th><th>programs</th>"
-         "<th>smallest case</th></tr>\n";
+    h << "<div class=\"fold\"><table class=\"departures end-to-end-departures\" "
+         "id=\"end-to-end-departures\"><colgroup><col><col class=\"layer\"><col class=\"count\">"
+         "<col class=\"programs\"><col class=\"case\"></colgroup><tr><th>end-to-end departure</th>"
+         "<th>layer</th><th>models</th><th>programs</th><th>smallest case</th></tr>\n";
     for (const auto& d : r.end_to_end_departures) {
       h << "<tr data-departure=\"" << e(d.id) << "\" data-count=\"" << d.case_ids.size()
-        << "\" data-layer=\"" << e(d.attribution->layer) << "\"><td>" << e(d.title)
-        << "</td><td><b>" << e(d.attribution->layer) << "</b>: " << e(d.attribution->why)
-        << "</td><td class=\"n\">" << d.case_ids.size() << "</td><td>"
-        << e(list(d.depending_programs)) << "</td><td><code>" << e(d.smallest)
-        << "</code></td></tr>\n";
+        << "\" data-layer=\"" << e(d.attribution->layer) << "\">";
+      folded_title(
+          h, d, "models", [] {},
+          [&] {
+            h << "<dt>layer</dt><dd>";
+            attribution_evidence(h, *d.attribution);
+            h << "</dd><dt>programs</dt><dd>" << e(list(d.depending_programs))
+              << "</dd><dt>smallest case</dt><dd><code class=\"nb\">" << e(d.smallest)
+              << "</code><pre>" << e(d.rerun) << "</pre></dd>";
+          });
+      h << "<td title=\"" << e(d.attribution->why) << "\"><b>" << e(d.attribution->layer)
+        << "</b></td><td class=\"n\">" << d.case_ids.size() << "</td>";
+      clipped_cell(h, list(d.depending_programs));
+      clipped_cell(h, d.smallest, true);
+      h << "</tr>\n";
     }
-    h << "</table>\n";
+    h << "</table></div>\n";
   }
   if (r.exporter_departures.empty()) return;
-  h << "<table class=\"departures exporter-departures\" id=\"exporter-departures\"><tr>"
-       "<th>exporter departure</th><th>models</th><th>programs</th><th>smallest case</th>"
-       "<th>listed</th></tr>\n";
+  h << "<div class=\"fold\"><table class=\"departures exporter-departures\" "
+       "id=\"exporter-departures\"><colgroup><col><col class=\"count\"><col class=\"programs\">"
+       "<col class=\"case\"><col class=\"listed\"></colgroup><tr><th>exporter departure</th>"
+       "<th>models</th><th>programs</th><th>smallest case</th><th>listed</th></tr>\n";
   for (const auto& d : r.exporter_departures) {
     h << "<tr data-departure=\"" << e(d.id) << "\" data-count=\"" << d.case_ids.size()
-      << "\" data-listed=\"" << e(d.listed) << "\"><td>" << e(d.title) << "<p><small>" << e(d.spec)
-      << "</small></p></td><td class=\"n\">" << d.case_ids.size() << "</td><td>"
-      << e(list(d.depending_programs)) << "</td><td><code>" << e(d.smallest) << "</code></td><td>"
-      << e(d.listed) << "</td></tr>\n";
+      << "\" data-listed=\"" << e(d.listed) << "\">";
+    folded_title(
+        h, d, "models", [&] { h << "<p><small>" << e(d.spec) << "</small></p>"; },
+        [&] {
+          h << "<dt>programs</dt><dd>" << e(list(d.depending_programs))
+            << "</dd><dt>smallest case</dt><dd><code class=\"nb\">" << e(d.smallest)
+            << "</code><pre>" << e(d.rerun) << "</pre></dd>";
+        });
+    h << "<td class=\"n\">" << d.case_ids.size() << "</td>";
+    clipped_cell(h, list(d.depending_programs));
+    clipped_cell(h, d.smallest, true);
+    h << "<td>" << e(d.listed) << "</td></tr>\n";
   }
-  h << "</table>\n";
+  h << "</table></div>\n";
 }
 
 // Op x column, one column per runtime inside each cell row (id index-matrix-dtype, ...).
@@ -451,8 +566,9 @@ std::string index_to_html(const std::vector<IndexEntry>& entries) {
   for (const auto& en : entries) {
     const auto& i = en.report.info;
     const auto& s = en.report.summary;
-    h << "<tr data-runtime=\"" << e(i.runtime_name) << "\"><th>" << e(i.runtime_name) << "</th><td>"
-      << e(i.runtime_version) << "</td><td>" << (i.complete ? "yes" : "NO") << "</td>";
+    h << "<tr data-runtime=\"" << e(i.runtime_name) << "\"><th class=\"nb\">" << e(i.runtime_name)
+      << "</th><td class=\"nb\">" << e(i.runtime_version) << "</td><td>"
+      << (i.complete ? "yes" : "NO") << "</td>";
     for (int n : {s.total, s.passed, s.failed, s.errored, s.not_supported, s.crashed, s.timed_out,
                   s.skipped, s.expected_failures, s.unexpected_failures, s.unexpected_passes})
       h << "<td class=\"n\">" << n << "</td>";
@@ -485,7 +601,8 @@ std::string index_to_html(const std::vector<IndexEntry>& entries) {
       continue;
     }
     ++differing;
-    rows << "<tr data-case-id=\"" << e(id) << "\"><td><code>" << e(id) << "</code></td>";
+    rows << "<tr data-case-id=\"" << e(id) << "\"><td><code class=\"nb\">" << e(id)
+         << "</code></td>";
     for (const auto* c : v) {
       if (!c) {
         rows << "<td class=\"s-none\">not run</td>";
