@@ -236,10 +236,6 @@ onnx::TypeProto tensor_type(int32_t elem_type) {
   return model::tensor_type(static_cast<DataType>(elem_type));
 }
 
-std::string lifted_name(const std::string& name, const char* what, size_t k) {
-  return name + "__seqconf_" + what + "_" + std::to_string(k);
-}
-
 onnx::NodeProto* add_node(google::protobuf::RepeatedPtrField<onnx::NodeProto>& nodes,
                           const std::string& op, const std::vector<std::string>& inputs,
                           const std::string& output) {
@@ -259,6 +255,10 @@ std::vector<const onnx::ValueInfoProto*> runtime_inputs(const onnx::GraphProto& 
 }
 
 }  // namespace
+
+std::string lifted_name(const std::string& name, const char* what, size_t k) {
+  return name + "__seqconf_" + what + "_" + std::to_string(k);
+}
 
 onnx::ModelProto lift_sequences(const onnx::ModelProto& model,
                                 const std::vector<size_t>& input_lengths,

@@ -41,6 +41,10 @@ std::string onnxruntime_web_command(std::string* why_not);
 // input_lengths[i] tensor inputs (ignored for tensor inputs), and each sequence output j
 // replaced by SequenceLength (output_lengths empty) or by output_lengths[j] SequenceAt outputs.
 // Throws Error(not_supported) for optional inputs or outputs.
+// The name of the k-th lifted value of a graph input or output: what is "item" (the tensors of a
+// sequence input), "length" (SequenceLength of a sequence output) or "at" (its k-th tensor).
+std::string lifted_name(const std::string& name, const char* what, size_t k);
+
 onnx::ModelProto lift_sequences(const onnx::ModelProto& model,
                                 const std::vector<size_t>& input_lengths,
                                 const std::vector<size_t>* output_lengths);
