@@ -26,12 +26,12 @@ th{background:#f3f3f3}td.n{text-align:right;font-variant-numeric:tabular-nums}
 .s-skipped{background:#eee;color:#666}.s-none{background:#fff;color:#aaa}
 td.cell{text-align:center;min-width:4.5em;font-variant-numeric:tabular-nums}
 details.case{border:1px solid #ddd;border-radius:4px;margin:.25em 0;padding:.2em .6em}
-details.case>summary{cursor:pointer}details.case[open]{background:#fcfcfc}
+details.case>summary{cursor:pointer;overflow-x:auto}details.case[open]{background:#fcfcfc}
 .tag{display:inline-block;padding:0 .45em;border-radius:3px;font-size:.85em;font-weight:600;margin-right:.4em}
 pre{background:#f6f6f6;padding:.4em .6em;white-space:pre-wrap;word-break:break-all;margin:.2em 0}
 dl{display:grid;grid-template-columns:max-content 1fr;gap:.15em .8em}dt{font-weight:600}dd{margin:0}
 blockquote{margin:.2em 0;padding:.2em .7em;border-left:3px solid #9ab;background:#f5f8fb}
-code{overflow-wrap:anywhere}
+code{overflow-wrap:anywhere}code,pre{font-size:.92em}
 td.n,td.cell,.nb{white-space:nowrap;overflow-wrap:normal}
 table{display:block;max-width:100%;overflow-x:auto}
 .fold{container-type:inline-size}
@@ -45,7 +45,7 @@ details.more>.more-body{white-space:normal;position:relative;z-index:1;backgroun
 width:calc(100cqw - 1.2em);box-sizing:border-box;padding:.3em 0 .5em;margin-top:.2em;
 overflow-x:auto}
 details.more dl{margin:0}details.more ul{margin:.2em 0;padding-left:1.4em}
-ul.ids{list-style:none;padding:0}
+ul.ids{list-style:none;padding:0 0 0 1.2em;overflow-x:auto}
 )";
 
 std::string e(std::string_view s) { return html_escape(s); }
@@ -179,7 +179,7 @@ void case_details(std::ostringstream& h, const Report& r, const CaseRecord& c) {
   const std::string verdict(verdict_key(c.verdict));
   h << "<details class=\"case\" data-case-id=\"" << e(o.case_id) << "\" data-status=\""
     << status_key(o.status) << "\" data-verdict=\"" << verdict << "\"><summary>"
-    << html_status_tag(o.status) << "<code class=\"nb\">" << e(o.case_id) << "</code>";
+    << html_status_tag(o.status) << " <code class=\"nb\">" << e(o.case_id) << "</code>";
   if (o.reason != Reason::none) h << " &mdash; " << e(reason_name(o.reason));
   h << "</summary>\n<dl>";
   const auto row = [&](const char* k, const std::string& v, bool pre = false) {
@@ -250,8 +250,8 @@ void id_list(std::ostringstream& h, const std::vector<std::string>& ids) {
 }
 
 // The first cell of a departure's row: its title on one line, and folded under it the rest:
-// what `intro` writes, then a list of the departure's id, what `rows` writes (<dt>/<dd> pairs)
-// and its cases.
+// what `intro` writes, a list of the departure's id and what `rows` writes (<dt>/<dd> pairs),
+// then its cases, folded again.
 template <typename Intro, typename Rows>
 void folded_title(std::ostringstream& h, const Departure& d, const char* cases_noun, Intro intro,
                   Rows rows) {
@@ -260,10 +260,10 @@ void folded_title(std::ostringstream& h, const Departure& d, const char* cases_n
   intro();
   h << "<dl><dt>departure</dt><dd><code class=\"nb\">" << e(d.id) << "</code></dd>";
   rows();
-  h << "<dt>" << cases_noun << "</dt><dd><details class=\"case-list\"><summary><span class=\"nb\">"
-    << d.case_ids.size() << "</span> " << cases_noun << "</summary>";
+  h << "</dl><details class=\"case-list\"><summary><span class=\"nb\">" << d.case_ids.size()
+    << "</span> " << cases_noun << "</summary>";
   id_list(h, d.case_ids);
-  h << "</details></dd></dl></div></details></td>";
+  h << "</details></div></details></td>";
 }
 
 // A cell that shows one line of text and the whole of it in its title.
