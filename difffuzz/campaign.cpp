@@ -897,6 +897,9 @@ nlohmann::ordered_json report_json(const FuzzResult& r, const FuzzOptions& optio
   j["kind"] = "seqconf-fuzz";
   j["runtime"] = runtime_name;
   j["runtime_version"] = runtime_version;
+  // How to run it again and where its fixtures are (seqconf bundle reads both).
+  j["runtime_spec"] = options.runtime_spec;
+  j["out"] = options.out.empty() ? std::string() : std::filesystem::absolute(options.out).string();
   j["oracle"] = options.make_oracle ? options.oracle_name : std::string("reference");
   j["seed"] = r.seed;
   j["programs"] = r.programs;
