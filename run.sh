@@ -41,6 +41,9 @@ fi
 if [[ "$mode" == history ]]; then
   export ORT_VERSIONS="${ORT_VERSIONS:-1.14.0 1.17.0 1.17.3 1.20.1 1.30.0}"
 fi
+# ./run.sh test: a bundle's repro.js against the release with a defect and the one that fixed it
+# (tests/bundle).
+if [[ "$mode" == test ]]; then export ORT_VERSIONS="${ORT_VERSIONS:-1.17.0 1.17.3}"; fi
 if [[ -x tools/setup-runtimes.sh ]]; then
   tools/setup-runtimes.sh || echo "== runtime setup failed; continuing with the reference only" >&2
 fi

@@ -10,8 +10,8 @@ MODE
                  /tmp).
   fixed_release  ONNX Runtime 1.17.0 on the string SplitToSequence cases (its known defect,
                  ONNX Runtime issue 19726, gone in 1.17.3), bundled: the repro.js of each
-                 wrong-values departure whose case takes its inputs as graph inputs exits 1 on
-                 onnxruntime-node 1.17.0 and 0 on 1.17.3.
+                 wrong-values departure exits 1 on onnxruntime-node 1.17.0 and 0 on 1.17.3
+                 (but one, shown: docs/reports.md).
   seeded         a seeded defect (no JavaScript API): a conformance report and a fuzz report
                  bundled; the folders hold the case in ONNX's layout, and the values in
                  values.json are those of the .pb files, read independently with onnx's
@@ -142,12 +142,15 @@ elif mode == "fixed_release":
         old, old_out = repro(folder, os.path.join(releases, "1.17.0/npm/node_modules"))
         new, new_out = repro(folder, os.path.join(releases, "1.17.3/npm/node_modules"))
         print(f"{name} ({case}): 1.17.0 -> {old}, 1.17.3 -> {new}")
-        if not case.endswith("/context=inputs"):
-            continue  # other graph contexts are shown, not judged here
+        if "/context=scan_of_sequences/" in case:
+            # Its lifted model ends onnxruntime-node 1.17.0 and 1.17.3 alike (munmap_chunk():
+            # invalid pointer), while 1.17.3 passes its own model through the C API
+            # (docs/reports.md): shown, not judged.
+            continue
         checked += 1
         check(old == 1, f"{name}: repro.js exits 1 on onnxruntime-node 1.17.0: {old_out[-300:]}")
         check(new == 0, f"{name}: repro.js exits 0 on onnxruntime-node 1.17.3: {new_out[-300:]}")
-    check(checked >= 5, f"at least 5 departures judged on both releases ({checked})")
+    check(checked == 8, f"8 departures judged on both releases ({checked})")
 
 elif mode == "seeded":
     import numpy as np
