@@ -45,6 +45,7 @@ details.more>.more-body{white-space:normal;position:relative;z-index:1;backgroun
 width:calc(100cqw - 1.2em);box-sizing:border-box;padding:.3em 0 .5em;margin-top:.2em;
 overflow-x:auto}
 details.more dl{margin:0}details.more ul{margin:.2em 0;padding-left:1.4em}
+.index-summary th,.index-summary td{padding:3px 5px}.index-summary th{font-size:.9em}
 ul.ids{list-style:none;padding:0 0 0 1.2em;overflow-x:auto}
 )";
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The report pages read at a glance: in headless Chromium at 1280 px,
-#   (a) the page needs no horizontal scroll (scrollWidth <= clientWidth);
+#   (a) the page needs no horizontal scroll (scrollWidth <= clientWidth), nor do the summary and
+#       departures tables within themselves;
 #   (b) no count, version or id is broken across lines: every numeric cell (td.n, td.cell) and
 #       every element marked .nb is on one line;
 #   (c) each row of a departures table (tr[data-departure]) is one line high, at most two line
@@ -59,6 +60,10 @@ read -r -d '' measure <<'EOF' || true
   if (root.scrollWidth > root.clientWidth)
     out.push("FAIL (a) the page is " + root.scrollWidth + " px wide, the viewport " +
              root.clientWidth + " px");
+  for (const t of document.querySelectorAll("table.departures, table.summary, table.index-summary"))
+    if (t.scrollWidth > t.clientWidth + 1)
+      out.push("FAIL (a) table " + (t.id || t.className) + " scrolls within itself: " +
+               t.scrollWidth + " px in " + t.clientWidth + " px");
   const lineHeight = parseFloat(getComputedStyle(document.body).lineHeight);
   const name = (el) => {
     const row = el.closest("tr");
