@@ -24,6 +24,11 @@ bool takes_input_sets(const Program& p);
 // its element type and shape (a graph input declares both), and the input sequences (which
 // declare only their element type) new lengths and element shapes some of the time. The result
 // builds the same model as p (test InputSets.BuildTheSameModel).
-rc::Gen<Program> input_set_gen(const Program& p);
+// keep_valid: for a structure the reference runs, input sets it runs too, as far as the
+// generator can tell (positions in range, splits that sum to the axis, sequences of the same
+// lengths and shapes), so that a campaign's executions go to behaviour rather than to
+// rejections both sides agree on; must-reject behaviour comes from the structures drawn to be
+// invalid (program_gen) and their input sets, which may be invalid in every way.
+rc::Gen<Program> input_set_gen(const Program& p, bool keep_valid = false);
 
 }  // namespace seqconf::difffuzz
