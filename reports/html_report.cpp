@@ -46,6 +46,7 @@ width:calc(100cqw - 1.2em);box-sizing:border-box;padding:.3em 0 .5em;margin-top:
 overflow-x:auto}
 details.more dl{margin:0}details.more ul{margin:.2em 0;padding-left:1.4em}
 .index-summary th,.index-summary td{padding:3px 5px}.index-summary th{font-size:.9em}
+.index-summary tr[data-runtime]>th{overflow-wrap:anywhere}
 ul.ids{list-style:none;padding:0 0 0 1.2em;overflow-x:auto}
 )";
 
@@ -567,7 +568,7 @@ std::string index_to_html(const std::vector<IndexEntry>& entries) {
   for (const auto& en : entries) {
     const auto& i = en.report.info;
     const auto& s = en.report.summary;
-    h << "<tr data-runtime=\"" << e(i.runtime_name) << "\"><th class=\"nb\">" << e(i.runtime_name)
+    h << "<tr data-runtime=\"" << e(i.runtime_name) << "\"><th>" << e(i.runtime_name)
       << "</th><td class=\"nb\">" << e(i.runtime_version) << "</td><td>"
       << (i.complete ? "yes" : "NO") << "</td>";
     for (int n : {s.total, s.passed, s.failed, s.errored, s.not_supported, s.crashed, s.timed_out,
