@@ -1,0 +1,47 @@
+// Shrinking of a disagreement: Finder reduces a program greedily to a smaller one that still
+// fails the same way, and unstable_side tells which side's outputs change from run to run.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "difffuzz/campaign.h"
+
+namespace seqconf::difffuzz {
+
+// Shrinks a disagreement greedily: of the candidates of each step, the first in order that
+// still fails the same way is taken. Candidates are tried in windows of one per thread, in
+// parallel, and the first failing one of a window is taken, so the shrunk program, the final
+// evaluation and the count of evaluations are those of trying them one at a time.
+struct Finder {
+  std::vector<Runtime*> references;  // one per thread
+  std::vector<Runtime*> runtimes;
+  const FuzzOptions& options;
+  FuzzResult& result;
+  std::string_view oracle;  // how messages name the references' side
+
+  bool same_failure(const Program& p, const std::string& kind, const std::string& op, size_t w,
+                    Evaluation* out);
+
+  // The index of the first candidate that fails the same way (its evaluation in *last), or
+  // candidates.size(); *evals counts the candidates up to that one, as trying them one at a
+  // time would.
+  size_t first_failing(const std::vector<Program>& candidates, const std::string& kind,
+                       const std::string& op, Evaluation* last, size_t* evals);
+
+  // RapidCheck shrinking (greedy: the first shrink that still fails the same way), then
+  // removal of single steps, folding of a first insert into the source, and removal of source
+  // tensors.
+  Program shrink(const rc::Shrinkable<Program>& start, const std::string& kind,
+                 const std::string& op, Evaluation* last);
+};
+
+// Of a disagreement between two runtimes that both gave outputs: the side (named as messages
+// name it) whose outputs differ when the program is prepared and run again, bit for bit; empty
+// when both repeat their outputs.
+std::string unstable_side(const BuiltProgram& b, const Evaluation& e, Runtime& oracle,
+                          Runtime& runtime, const std::string& oracle_name);
+
+}  // namespace seqconf::difffuzz
