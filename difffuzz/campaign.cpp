@@ -75,6 +75,7 @@ FuzzResult run_campaign(Runtime& runtime, const FuzzOptions& options) {
     for (const std::string& op : ops) {
       ++result.programs_by_op[op];
       if (e.verdict == Verdict::agree_outputs) ++result.agree_outputs_by_op[op];
+      if (e.verdict == Verdict::agree_rejected) ++result.agree_rejected_by_op[op];
     }
     ++result.programs_by_context[placement_name(p.tensors_as)];
     if (e.verdict == Verdict::agree_outputs)
@@ -114,6 +115,7 @@ FuzzResult run_campaign(Runtime& runtime, const FuzzOptions& options) {
     size_t j = 0;
     Program program;
     Evaluation evaluation;
+    bool keep_valid = false;  // drawn to stay valid (input_set_gen)
   };
   struct Round {
     size_t first = 0;  // index in the campaign of the round's first program
@@ -126,9 +128,9 @@ FuzzResult run_campaign(Runtime& runtime, const FuzzOptions& options) {
   // sets while this thread draws the next round.
   std::mutex generation;
   const bool with_input_sets = options.input_sets > 1 && max_batch == 1 && !options.program;
-  auto input_set_shrinkable = [&](const Program& p, size_t i, size_t j) {
-    return input_set_gen(p)(rc::Random(rc::Random::Key{options.seed, i, j, 0}),
-                            static_cast<int>(i % 100));
+  auto input_set_shrinkable = [&](const Program& p, size_t i, size_t j, bool keep_valid) {
+    return input_set_gen(p, keep_valid)(rc::Random(rc::Random::Key{options.seed, i, j, 0}),
+                                        static_cast<int>(i % 100));
   };
   auto in_parallel = [&](size_t n, const std::function<void(size_t, size_t)>& work) {
     for_each_parallel(jobs, n, work);
@@ -180,6 +182,9 @@ FuzzResult run_campaign(Runtime& runtime, const FuzzOptions& options) {
                          run_prepared(on_runtime, s.built.inputs), oracle);
     // A model either side cannot prepare gives the same verdict whatever the values.
     if (!on_reference.model || !on_runtime.model) return;
+    // The input sets of a structure the other side runs stay valid; those of one it rejects
+    // may be invalid in every way (difffuzz/input_sets.h).
+    const bool keep_valid = s.evaluation.reference.ok;
     const auto behaviour = [](const Evaluation& e) {
       return std::to_string(static_cast<int>(e.verdict)) + "|" + e.kind + "|" + e.op + "|" +
              e.reference.error.code + "|" +
@@ -194,7 +199,7 @@ FuzzResult run_campaign(Runtime& runtime, const FuzzOptions& options) {
       {
         const std::lock_guard<std::mutex> lock(generation);
         for (size_t t = 0; t < n; ++t)
-          drawn.push_back(input_set_shrinkable(s.program, i, j + t).value());
+          drawn.push_back(input_set_shrinkable(s.program, i, j + t, keep_valid).value());
       }
       // The runtime under test gets the chunk in one call (one request to a worker process).
       std::vector<std::vector<Value>> inputs;
@@ -211,7 +216,7 @@ FuzzResult run_campaign(Runtime& runtime, const FuzzOptions& options) {
       }
       bool fresh = false;
       for (size_t t = 0; t < drawn.size(); ++t) {
-        InputSetRun set{j++, std::move(drawn[t]), {}};
+        InputSetRun set{j++, std::move(drawn[t]), {}, keep_valid};
         set.evaluation =
             judge(s.built, run_prepared(on_reference, inputs[t]), std::move(found[t]), oracle);
         fresh |= seen.insert(behaviour(set.evaluation)).second;
@@ -265,8 +270,8 @@ FuzzResult run_campaign(Runtime& runtime, const FuzzOptions& options) {
       for (const InputSetRun& set : current.input_sets[k]) {
         if (enough()) break;
         consider(
-            i, set.j, [&] { return input_set_shrinkable(structure, i, set.j); }, set.program,
-            set.evaluation);
+            i, set.j, [&] { return input_set_shrinkable(structure, i, set.j, set.keep_valid); },
+            set.program, set.evaluation);
       }
     }
     if (options.stop_after_findings > 0 && result.findings.size() >= options.stop_after_findings)
@@ -306,6 +311,20 @@ nlohmann::ordered_json report_json(const FuzzResult& r, const FuzzOptions& optio
   j["not_supported_by_op"] = r.not_supported_by_op;
   j["programs_by_op"] = r.programs_by_op;
   j["agree_outputs_by_op"] = r.agree_outputs_by_op;
+  j["agree_rejected_by_op"] = r.agree_rejected_by_op;
+  // The share of executions both sides rejected, overall and per op (of the programs that hold
+  // the op): what the campaign spent on rejections both sides agree on.
+  nlohmann::ordered_json share = nlohmann::ordered_json::object();
+  for (const auto& [op, n] : r.programs_by_op) {
+    const auto it = r.agree_rejected_by_op.find(op);
+    share[op] = n ? static_cast<double>(it == r.agree_rejected_by_op.end() ? 0 : it->second) /
+                        static_cast<double>(n)
+                  : 0.0;
+  }
+  j["rejected_by_both_share"] =
+      r.programs ? static_cast<double>(r.agree_rejected) / static_cast<double>(r.programs) : 0.0;
+  j["rejected_by_both_share_by_op"] = share;
+  j["unshrunk_departures"] = r.unshrunk_departures;
   j["programs_by_context"] = r.programs_by_context;
   j["agree_outputs_by_context"] = r.agree_outputs_by_context;
   nlohmann::ordered_json unsupported = nlohmann::ordered_json::array();

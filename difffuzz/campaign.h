@@ -79,14 +79,19 @@ inline constexpr size_t kDefaultBatchNodes = 256;
 // seqconf fuzz's input sets per structure, at most (FuzzOptions::input_sets).
 inline constexpr size_t kDefaultInputSets = 8;
 
+struct FuzzFinding;
+
 struct FuzzOptions {
   uint64_t seed = 1;
   size_t iterations = 1000;  // 0: until the time budget is spent
   double time_budget_s = 0;  // 0: no time limit
   int max_steps = 8;
   size_t max_shrink_evaluations = 3000;  // per finding
-  std::filesystem::path out;             // fixtures; empty: none written
-  std::string runtime_spec;              // for the reproduce command
+  // Whether the runtime's expectations list a finding (its fixture's case id and status); set
+  // with --no-shrink-listed, a listed departure is kept as found rather than shrunk.
+  std::function<bool(const FuzzFinding&)> listed;
+  std::filesystem::path out;  // fixtures; empty: none written
+  std::string runtime_spec;   // for the reproduce command
   // Options of `seqconf fuzz` that select the runtimes beyond --runtime (" --oracle ...",
   // " --ort-graph-optimization ..."), for the reproduce command; empty: none.
   std::string runtime_args;
@@ -185,13 +190,18 @@ struct FuzzResult {
   size_t shrink_evaluations = 0;
   double seconds = 0;
   double shrink_seconds = 0;          // of seconds, spent shrinking findings
-  std::vector<FuzzFinding> findings;  // in order of discovery, one per signature
+  std::vector<FuzzFinding> findings;  // in order of discovery, one per departure
+  // Departures kept as found, not shrunk: a side's outputs changed from run to run, or the
+  // expectations list them (FuzzOptions::listed).
+  size_t unshrunk_departures = 0;
   std::map<std::string, size_t> not_supported_by_op;
   // Programs that hold at least one node of each op type (the source's SequenceEmpty or
   // SequenceConstruct, and every step's op), and of those, the ones both sides ran to the end
   // with equal outputs: how much of each operator the campaign exercised.
   std::map<std::string, size_t> programs_by_op;
   std::map<std::string, size_t> agree_outputs_by_op;
+  // ... and the ones both sides rejected (agree_rejected by op).
+  std::map<std::string, size_t> agree_rejected_by_op;
   // The same by graph context: tensor arguments as graph inputs or as initializers (Placement).
   std::map<std::string, size_t> programs_by_context;
   std::map<std::string, size_t> agree_outputs_by_context;

@@ -2,6 +2,10 @@
 // case.json and fixture files, grouped by signature (FindingBook).
 #include "difffuzz/findings.h"
 
+#include <filesystem>
+
+#include "reports/report.h"
+
 #include <cctype>
 #include <cstdio>
 #include <utility>
@@ -207,30 +211,9 @@ FindingBook::FindingBook(const FuzzOptions& options, FuzzResult& result, Finder&
       oracle_(std::move(oracle)),
       elapsed_(std::move(elapsed)) {}
 
-void FindingBook::add(size_t i, size_t input_set,
-                      const std::function<rc::Shrinkable<Program>()>& shrinkable, const Program& p,
-                      const Evaluation& e) {
-  const double found_after_s = elapsed_();
-  const std::string pre_signature = e.kind + "|" + e.op + "|" + std::string(dtype_name(p.elem)) +
-                                    "|" + placement_name(p.tensors_as);
-  if (auto it = by_signature_.find(pre_signature); it != by_signature_.end()) {
-    ++result_.findings[it->second].occurrences;
-    return;
-  }
-  Evaluation last = e;
-  const double shrink_start = elapsed_();
-  // Against another runtime, outputs that differ may be one side's, run to run: such a
-  // finding is kept as found, since shrinking needs a failure that repeats.
-  const std::string unstable = options_.make_oracle && e.reference.ok && e.found.ok
-                                   ? unstable_side(build(p), e, oracle_side_, runtime_, oracle_)
-                                   : std::string();
-  if (!unstable.empty()) {
-    last.kind = "nondeterministic";
-    last.message = unstable + " gives other outputs when it runs the program again; " + e.message;
-  }
-  const Program shrunk = unstable.empty() ? finder_.shrink(shrinkable(), e.kind, e.op, &last) : p;
-  result_.shrink_seconds += elapsed_() - shrink_start;
-  const BuiltProgram b = build(shrunk);
+FuzzFinding FindingBook::make(const Program& q, const Evaluation& last, size_t i, size_t input_set,
+                              double found_after_s) const {
+  const BuiltProgram b = build(q);
   const RunResult& blamed = last.reference.ok ? last.found : last.reference;
   const size_t node = last.reference.ok && last.found.ok ? b.node_ops.size() - 1
                                                          : node_named_in(blamed.error.message, b);
@@ -242,32 +225,22 @@ void FindingBook::add(size_t i, size_t input_set,
         feature_node = k;
         break;
       }
-  auto feats = features(step_of(shrunk, feature_node));
+  auto feats = features(step_of(q, feature_node));
   // ONNX Runtime's C API takes strings NUL-terminated: name such inputs in the ID.
   if (has_string_with_nul(b.inputs)) feats.emplace_back("strings", "nul");
-  // The op a disagreement is first blamed on may change while shrinking (a crash at prepare
-  // names no node): one finding per kind, op, type and context after shrinking too.
-  const std::string signature = last.kind + "|" + last.op + "|" +
-                                std::string(dtype_name(shrunk.elem)) + "|" +
-                                placement_name(shrunk.tensors_as);
-  if (auto it = by_signature_.find(signature); it != by_signature_.end()) {
-    ++result_.findings[it->second].occurrences;
-    by_signature_[pre_signature] = it->second;
-    return;
-  }
 
   FuzzFinding f;
   f.op = last.op;
   f.kind = last.kind;
-  f.dtype = std::string(dtype_name(shrunk.elem));
+  f.dtype = std::string(dtype_name(q.elem));
   f.description = last.message;
-  f.program = describe(shrunk);
+  f.program = describe(q);
   f.nodes = b.node_count;
   f.occurrences = 1;
   f.first_iteration = i;
   f.input_set = input_set;
   f.found_after_s = found_after_s;
-  f.context = placement_name(shrunk.tensors_as);
+  f.context = placement_name(q.tensors_as);
   // As seqconf run judges the fixture (harness/runner.h).
   if (f.kind == "crash" || f.kind == "timeout" || f.kind == "rejected_valid") {
     f.status = status_of(last.found.error.kind);
@@ -285,20 +258,82 @@ void FindingBook::add(size_t i, size_t input_set,
          (options_.make_oracle ? "/oracle=" + options_.oracle_id : std::string()) +
          "/dtype=" + f.dtype;
   for (const auto& [k, v] : feats) f.id += "/" + k + "=" + v;
-  f.id += std::string("/context=") + placement_name(shrunk.tensors_as) + "/h=" + h;
+  f.id += std::string("/context=") + placement_name(q.tensors_as) + "/h=" + h;
   f.folder = "fuzz_" + snake(f.op) + "__" + f.kind + "__" + f.dtype + "__" + h;
-  f.case_json = make_case_json(f, last, b, step_of(shrunk, feature_node),
+  f.case_json = make_case_json(f, last, b, step_of(q, feature_node),
                                reproduce_command(options_, options_.iterations),
                                options_.make_oracle ? options_.oracle_name : std::string());
   f.clauses = f.case_json.clauses;
   f.spec = f.case_json.spec;
+  return f;
+}
+
+std::string departure_key(const FuzzFinding& f) {
+  std::string key = f.op + "|" + reports::departure_what(f.status, f.reason) + "|";
+  for (const auto& c : f.clauses) key += c + "+";
+  return key;
+}
+
+void FindingBook::write(const FuzzFinding& f, const Program& q, const Evaluation& e) const {
   if (!options_.out.empty())
-    write_case_folder(options_.out / f.folder, fixture_files(shrunk, last, f.case_json));
+    write_case_folder(options_.out / f.folder, fixture_files(q, e, f.case_json));
   if (options_.log)
     options_.log("finding " + f.kind + " in " + f.op + " (" + f.dtype + ", " +
                  std::to_string(f.nodes) + " nodes): " + f.description);
-  by_signature_[pre_signature] = result_.findings.size();
-  by_signature_[signature] = result_.findings.size();
+}
+
+void FindingBook::add(size_t i, size_t input_set,
+                      const std::function<rc::Shrinkable<Program>()>& shrinkable, const Program& p,
+                      const Evaluation& e) {
+  const double found_after_s = elapsed_();
+  // The departure (operator, what the runtime did, spec clause) is known before shrinking: a
+  // departure is shrunk once, its first program; later ones only count, and replace its
+  // reproducer when they are smaller as they are.
+  FuzzFinding raw = make(p, e, i, input_set, found_after_s);
+  const std::string key = departure_key(raw);
+  if (auto it = by_departure_.find(key); it != by_departure_.end()) {
+    FuzzFinding& f = result_.findings[it->second];
+    ++f.occurrences;
+    if (raw.nodes < f.nodes) {
+      if (!options_.out.empty()) std::filesystem::remove_all(options_.out / f.folder);
+      raw.occurrences = f.occurrences;
+      raw.first_iteration = f.first_iteration;
+      raw.input_set = f.input_set;
+      raw.found_after_s = f.found_after_s;
+      write(raw, p, e);
+      f = std::move(raw);
+    }
+    return;
+  }
+  Evaluation last = e;
+  // Against another runtime, outputs that differ may be one side's, run to run: such a
+  // finding is kept as found, since shrinking needs a failure that repeats.
+  const std::string unstable = options_.make_oracle && e.reference.ok && e.found.ok
+                                   ? unstable_side(build(p), e, oracle_side_, runtime_, oracle_)
+                                   : std::string();
+  if (!unstable.empty()) {
+    last.kind = "nondeterministic";
+    last.message = unstable + " gives other outputs when it runs the program again; " + e.message;
+  }
+  // A departure the expectations list is not shrunk when the campaign says so.
+  const bool shrink = unstable.empty() && !(options_.listed && options_.listed(raw));
+  if (!shrink) ++result_.unshrunk_departures;
+  const double shrink_start = elapsed_();
+  const Program shrunk = shrink ? finder_.shrink(shrinkable(), e.kind, e.op, &last) : p;
+  result_.shrink_seconds += elapsed_() - shrink_start;
+  FuzzFinding f = shrink || !unstable.empty() ? make(shrunk, last, i, input_set, found_after_s)
+                                              : std::move(raw);
+  // The op a disagreement is first blamed on may change while shrinking (a crash at prepare
+  // names no node): one finding per departure after shrinking too.
+  const std::string shrunk_key = departure_key(f);
+  if (auto it = by_departure_.find(shrunk_key); it != by_departure_.end()) {
+    ++result_.findings[it->second].occurrences;
+    by_departure_[key] = it->second;
+    return;
+  }
+  write(f, shrunk, last);
+  by_departure_[key] = result_.findings.size();
+  by_departure_[shrunk_key] = result_.findings.size();
   result_.findings.push_back(std::move(f));
 }
 

@@ -1,6 +1,8 @@
-// Findings of a campaign: a disagreement counts as one more occurrence of the finding of its
-// signature (kind, op, element type and context, before and after shrinking), or is shrunk and
-// made a new finding (FuzzFinding: its ID, fixture folder, case.json and fixture files).
+// Findings of a campaign, one per departure: a disagreement whose departure (operator, what the
+// runtime did, spec clause, as a conformance report groups cases) has a finding already counts
+// as one more occurrence of it, and becomes its reproducer when its program is smaller as it
+// is; the first of a departure is shrunk and made a new finding (FuzzFinding: its ID, fixture
+// folder, case.json and fixture files).
 #pragma once
 
 #include <cstddef>
@@ -24,8 +26,9 @@ class FindingBook {
               Runtime& runtime, std::string oracle, std::function<double()> elapsed);
 
   // A disagreement of program p (input set `input_set` of structure i; input_set 0 is its own
-  // values), evaluated as e: one more occurrence of the finding of its signature, else shrunk
-  // from shrinkable() and made a new finding, its fixture written.
+  // values), evaluated as e: one more occurrence of the finding of its departure, else shrunk
+  // from shrinkable() (unless FuzzOptions::listed says the expectations list it) and made a
+  // new finding, its fixture written.
   void add(size_t i, size_t input_set, const std::function<rc::Shrinkable<Program>()>& shrinkable,
            const Program& p, const Evaluation& e);
 
@@ -37,8 +40,13 @@ class FindingBook {
   Runtime& runtime_;
   std::string oracle_;
   std::function<double()> elapsed_;
-  // "kind|op|dtype|context" before and after shrinking -> index in findings
-  std::map<std::string, size_t> by_signature_;
+  // The finding of program q as it is, evaluated as last.
+  FuzzFinding make(const Program& q, const Evaluation& last, size_t i, size_t input_set,
+                   double found_after_s) const;
+  // Writes its fixture (when the campaign writes fixtures) and logs it.
+  void write(const FuzzFinding& f, const Program& q, const Evaluation& e) const;
+  // "op|what|clauses" of a departure, before and after shrinking -> index in findings
+  std::map<std::string, size_t> by_departure_;
 };
 
 }  // namespace seqconf::difffuzz

@@ -37,6 +37,7 @@ struct FuzzArgs {
   std::string html;
   std::string expectations;
   bool no_expectations = false;
+  bool no_shrink_listed = false;
   bool verbose = false;
   int max_steps = 8;
   std::optional<bool> isolate;  // unset: isolated unless the runtime is the reference
@@ -158,6 +159,11 @@ int fuzz_command(const FuzzArgs& args) {
     if (!expectations_file.empty()) {
       expectations = reports::Expectations::load(expectations_file);
       std::cout << "expectations: " << terminal_safe(expectations_file) << "\n";
+      if (args.no_shrink_listed)
+        o.listed = [&expectations](const difffuzz::FuzzFinding& f) {
+          const reports::Expectation* e = expectations->match("corpus/" + f.id);
+          return e && e->accepts(f.status);
+        };
     }
     if (!o.out.empty()) std::filesystem::create_directories(o.out);
   } catch (const std::exception& e) {
@@ -198,6 +204,16 @@ int fuzz_command(const FuzzArgs& args) {
   };
   counts("op", r.programs_by_op, r.agree_outputs_by_op);
   counts("context", r.programs_by_context, r.agree_outputs_by_context);
+  std::cout << "\nrejected by both sides: " << r.agree_rejected << " of " << r.programs
+            << " executions";
+  if (r.programs > 0) std::cout << " (" << 100 * r.agree_rejected / r.programs << "%); by op:";
+  for (const auto& [op, n] : r.programs_by_op) {
+    const auto it = r.agree_rejected_by_op.find(op);
+    std::cout << " " << op << " " << 100 * (it == r.agree_rejected_by_op.end() ? 0 : it->second) / n
+              << "%";
+  }
+  std::cout << "\nshrinking: " << r.shrink_seconds << " s of " << r.seconds << " s, "
+            << r.findings.size() - r.unshrunk_departures << " departure(s) shrunk once each";
   std::cout << "\nreproduce: " << difffuzz::reproduce_command(o, r.programs) << "\n";
   try {
     if (!args.report.empty())
@@ -239,6 +255,9 @@ const CommandRegistrar kFuzz(35, [](CLI::App& app) {
   auto* exp = cmd->add_option("--expectations", args->expectations,
                               "Expectations file: findings it lists (as corpus/<id>) are "
                               "expected (default: expectations/<runtime>.json when it exists)");
+  cmd->add_flag("--no-shrink-listed", args->no_shrink_listed,
+                "Do not shrink a departure the expectations list: keep its first program as "
+                "found (each departure is shrunk at most once either way)");
   cmd->add_flag("--no-expectations", args->no_expectations,
                 "Apply no expectations file: every finding is new")
       ->excludes(exp);
