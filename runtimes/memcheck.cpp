@@ -29,13 +29,15 @@ const char* memcheck_suppressions() { return kMemcheckSuppressions; }
 std::vector<std::string> memcheck_command(const std::string& valgrind, const std::string& xml_file,
                                           const std::string& suppressions_file) {
   return {valgrind, "--tool=memcheck", "--quiet", "--xml=yes", "--xml-file=" + xml_file,
-          // tcmalloc's malloc, free and operator new are replaced as glibc's would be.
+          // tcmalloc's malloc, free and operator new are replaced as glibc's are (valgrind 3.19
+          // also matches libtcmalloc* by itself; the option says so, and keeps it so).
           "--soname-synonyms=somalloc=*tcmalloc*",
           // Every error is counted and written (a request's errors are told by their count).
           "--error-limit=no",
-          // GCC 12 inlines operator new[] in std::string and libonnx, and valgrind then sees
-          // their blocks freed by free(): "Mismatched free()" on every start of the program, in
-          // code that is right. Mismatched frees are not reported (the one kind left out).
+          // tcmalloc's operator delete and delete[] are its free (one address, three names), so
+          // memcheck takes every delete of tcmalloc's for a free(): "Mismatched free()" on each
+          // delete[] (libonnx's, while the program starts), in code that is right. Mismatched
+          // frees are not reported: the one kind left out.
           "--show-mismatched-frees=no", "--leak-check=no", "--num-callers=12",
           "--trace-children=no", "--suppressions=" + suppressions_file};
 }

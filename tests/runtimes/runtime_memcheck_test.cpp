@@ -4,6 +4,7 @@
 // memory_error. Also the reader of memcheck's XML.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -35,10 +36,20 @@ std::string why_no_valgrind() {
 // Fills `bytes` from a new heap block that nothing has written, and counts the NaNs it copied
 // (a kernel that canonicalises NaNs in what it copies branches the same way): the comparison
 // depends on uninitialised memory. The block is in bounds; only its contents are undefined.
+// A block of the same size is written and freed first: an allocator that hands out the freed
+// block again (tcmalloc does, from its free list) gives memory whose old contents memcheck
+// takes as initialised, unless memcheck replaces that allocator (--soname-synonyms).
+float* volatile g_escaped = nullptr;
 volatile int g_nans_seen = 0;
 [[gnu::noinline]] void copy_uninitialised_floats(std::vector<std::byte>& bytes) {
   const size_t n = bytes.size() / sizeof(float);
+  {
+    std::unique_ptr<float[]> used(new float[n]);
+    std::fill_n(used.get(), n, 1.0f);
+    g_escaped = used.get();
+  }
   std::unique_ptr<float[]> block(new float[n]);
+  g_escaped = block.get();
   std::memcpy(bytes.data(), block.get(), n * sizeof(float));
   int nans = 0;
   for (size_t i = 0; i < n; ++i)
