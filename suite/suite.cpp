@@ -89,6 +89,12 @@ SuiteResult run_suite(const RuntimeFactory& make_runtime, const SuiteOptions& op
     if (options.run.max_tensor_bytes > 0) io.max_tensor_bytes = options.run.max_tensor_bytes;
     io.recipe = options.worker_recipe;
     io.memcheck = options.memcheck;
+    if (options.memcheck && rt->out_of_process())
+      throw Error(ErrorCode::invalid_argument,
+                  "--memcheck runs seqconf's own worker processes under valgrind; runtime '" +
+                      rt->name() +
+                      "' runs in a process of its own (process=, transform=): run that command "
+                      "under valgrind instead");
     // Under memcheck every runtime runs in a worker, the reference too.
     rt = isolate_unless_told(std::move(rt), options.memcheck ? true : options.isolate, io);
     isolated = rt->out_of_process();
@@ -268,8 +274,8 @@ void add_suite_options(CLI::App& app, SuiteOptions& o) {
   app.add_flag("--memcheck", o.memcheck,
                "Run each isolated worker under valgrind memcheck: a case during which the runtime "
                "reads uninitialised memory or memory it does not own fails with reason "
-               "memory_error. About 20 to 50 times as slow; --timeout-ms counts 20 times as "
-               "long. Implies --isolate")
+               "memory_error. About 10 times as slow (ONNX Runtime on small cases), up to 50 "
+               "times; --timeout-ms counts 20 times as long. Implies --isolate")
       ->excludes(in_process);
   app.add_option("--max-tensor-bytes", o.run.max_tensor_bytes,
                  "Largest tensor read or computed, in bytes (default 1 GiB); larger is "
