@@ -112,13 +112,26 @@ const std::vector<std::string> kFloatOutputCases = {
     "corpus/SequenceAt/position=0/ptype=int64/dtype=float/n=1/context=inputs",
     "corpus/SequenceAt/position=0/ptype=int64/dtype=float/n=5/context=inputs"};
 
+// A case whose output is an int64 tensor, which the runtime leaves as the reference computes it;
+// it runs after the float cases, in the same worker.
+const char* const kInt64OutputCase =
+    "corpus/SequenceAt/position=0/ptype=int64/dtype=int64/n=5/context=inputs";
+
 TEST(Memcheck, UninitialisedHeapInAnOutputIsAMemoryErrorNamingTheFunction) {
   if (const std::string why = why_no_valgrind(); !why.empty()) GTEST_SKIP() << why;
   UninitialisedOutputRuntime runtime;
-  const SuiteResult r = run_suite(runtime, corpus_run(kFloatOutputCases, true));
-  ASSERT_EQ(r.report.cases.size(), 2u);
+  std::vector<std::string> filters = kFloatOutputCases;
+  filters.push_back(kInt64OutputCase);
+  const SuiteResult r = run_suite(runtime, corpus_run(filters, true));
+  ASSERT_EQ(r.report.cases.size(), 3u);
   for (const auto& c : r.report.cases) {
     const Outcome& o = c.outcome;
+    if (o.case_id == kInt64OutputCase) {
+      // The errors of the cases before it are theirs.
+      EXPECT_EQ(o.status, Status::pass) << o.message;
+      EXPECT_FALSE(o.memory_error.has_value()) << o.message;
+      continue;
+    }
     SCOPED_TRACE(o.case_id + ": " + o.message);
     EXPECT_EQ(o.status, Status::fail);
     EXPECT_EQ(o.reason, Reason::memory_error);
