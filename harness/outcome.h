@@ -39,6 +39,8 @@ std::string_view status_name(Status s);
   X(bits_changed, "a copied value changed within ONNX's tolerance (rounded, narrowed)")  \
   /* fail: a must-reject case */                                                         \
   X(accepted_invalid, "accepted an input that must be rejected")                         \
+  /* fail: valgrind memcheck saw the runtime misuse memory (seqconf run --memcheck) */   \
+  X(memory_error, "the runtime read uninitialised memory or memory it does not own")     \
   X(wrong_error_code, "the reference rejected with another error code than the case's")  \
   /* error, not_supported, crash, timeout: the runtime's error kind (RunError::Kind) */  \
   X(not_supported, "the runtime lacks the op, version or type")                          \
@@ -135,6 +137,16 @@ struct ExportedVerdicts {
 std::string end_to_end_layer(Status runtime, const Judgement& exporter,
                              const Judgement& end_to_end);
 
+// What valgrind memcheck reported while the runtime ran the case (seqconf run --memcheck): its
+// first error.
+struct MemoryError {
+  // valgrind's error kind: "UninitCondition", "InvalidRead", "SyscallParam", ...
+  std::string kind;
+  std::string description;  // valgrind's one-line text of it
+  // The top frames, innermost first: "function (library or file:line)".
+  std::vector<std::string> frames;
+};
+
 struct Outcome {
   std::string case_id;
   std::string source;  // onnx-backend | corpus | exported | fuzz
@@ -167,6 +179,9 @@ struct Outcome {
   std::optional<Attribution> attribution;
   // An exported case's exporter and end-to-end verdicts (ExportedVerdicts).
   std::optional<ExportedVerdicts> exported;
+  // The first memory error valgrind memcheck saw while the runtime prepared and ran the case
+  // (seqconf run --memcheck); the outcome is then fail, memory_error.
+  std::optional<MemoryError> memory_error;
   // The runtime matches the framework only because it departs from the spec.
   bool depends_on_departure() const {
     return exported && status != Status::pass && status != Status::skipped &&

@@ -9,6 +9,7 @@
 #include "harness/static_checks.h"
 #include "reference/error.h"
 #include "reference/limits.h"
+#include "runtimes/memcheck.h"
 #include "runtimes/reference_runtime.h"
 
 namespace seqconf {
@@ -165,6 +166,26 @@ Judgement rejected_end_to_end(const std::string& where, const RunError& e) {
           where + ": the framework runs the program; the runtime rejects it: " + describe_error(e)};
 }
 
+// A memory error memcheck saw while the runtime prepared and ran the case (seqconf run
+// --memcheck). It takes precedence over what the runtime answered: outputs computed from memory
+// the runtime does not own, or never initialised, cannot be trusted, so a pass, a value mismatch
+// or a rejection becomes fail, memory_error, its message followed by the answer's. A crash or a
+// timeout stays what it is, the error kept with it as its likely cause.
+void note_memory_error(Outcome& o, const MemoryError& m) {
+  o.memory_error = m;
+  if (o.status == Status::crash || o.status == Status::timeout) return;
+  std::string message = "memcheck: " + memory_error_text(m);
+  if (o.status == Status::pass)
+    message += "; the outputs matched";
+  else if (!o.message.empty())
+    message += "; then " + std::string(status_name(o.status)) +
+               (o.reason == Reason::none ? "" : " [" + std::string(reason_name(o.reason)) + "]") +
+               ": " + o.message;
+  o.status = Status::fail;
+  o.reason = Reason::memory_error;
+  o.message = std::move(message);
+}
+
 }  // namespace
 
 Outcome run_case(const Case& c, Runtime& runtime, const RunOptions& options,
@@ -187,6 +208,7 @@ Outcome run_case(const Case& c, Runtime& runtime, const RunOptions& options,
   std::optional<CaseStaticChecks> checks;
   std::optional<ExportedCase> ex;
   auto finish = [&]() -> Outcome {
+    if (std::optional<MemoryError> m = runtime.take_memory_error()) note_memory_error(o, *m);
     o.kept_model = runtime.kept_model(c.dir / "model.onnx", o.status != Status::pass);
     if (checks) {
       o.findings = checks->findings();

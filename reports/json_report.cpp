@@ -91,6 +91,10 @@ json case_to_json(const CaseRecord& c) {
     j["static_checks_not_applicable"] = o.static_checks_not_applicable;
   if (!o.kept_model.empty()) j["kept_model"] = o.kept_model;
   if (o.attribution) j["attribution"] = attribution_to_json(*o.attribution);
+  if (o.memory_error)
+    j["memory_error"] = {{"kind", o.memory_error->kind},
+                         {"description", o.memory_error->description},
+                         {"frames", o.memory_error->frames}};
   if (c.expectation) j["expectation"] = expectation_to_json(*c.expectation);
   if (o.exported) {
     j["exported"] = {{"producer", o.exported->producer},
@@ -294,6 +298,19 @@ CaseRecord case_from_json(const json& j, size_t index) {
   o.kept_model = opt_string(j, "kept_model");
   if (const auto it = j.find("attribution"); it != j.end() && !it->is_null())
     o.attribution = attribution_from_json(*it, where + ".attribution");
+  if (const auto it = j.find("memory_error"); it != j.end() && !it->is_null()) {
+    const std::string w = where + ".memory_error";
+    MemoryError m;
+    m.kind = need_string(*it, "kind", w);
+    m.description = need_string(*it, "description", w);
+    if (const auto f = it->find("frames"); f != it->end() && f->is_array())
+      for (const auto& frame : *f) {
+        if (!frame.is_string())
+          throw Error(ErrorCode::invalid_argument, "report: " + w + ".frames: not a string");
+        m.frames.push_back(frame.get<std::string>());
+      }
+    o.memory_error = std::move(m);
+  }
   o.comparison = opt_string(j, "comparison");
   if (const auto it = j.find("expectation"); it != j.end() && !it->is_null())
     c.expectation = expectation_from_json(*it, where + ".expectation");

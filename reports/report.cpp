@@ -414,6 +414,8 @@ std::string departure_what(Status status, Reason reason) {
       return "accepts what must be rejected";
     case Reason::wrong_error_code:
       return "rejects with another error";
+    case Reason::memory_error:
+      return "reads or writes memory it does not own";
     case Reason::invalid_input:
       return "rejects a valid case";
     case Reason::internal:

@@ -22,15 +22,21 @@
 #include <fstream>
 #include <functional>
 #include <future>
+#include <limits>
 #include <map>
 #include <mutex>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <unordered_map>
+#include <vector>
+
+#include <valgrind/memcheck.h>
 
 #include "reference/error.h"
 #include "reference/proto.h"
+#include "runtimes/memcheck.h"
 
 namespace seqconf {
 
@@ -206,19 +212,25 @@ void write_frame(int fd, const std::string& payload) {
   }
 }
 
-// The worker: answers requests with `handle` until the parent closes the socket.
-[[noreturn]] void worker_main(int fd, const WorkerProcess::Handler& handle) {
+// The worker: answers requests with `handle` until the parent closes the socket. Under memcheck
+// each answer is followed by a frame with the number of errors memcheck has counted so far,
+// taken once the answer is sent (sending outputs the runtime never initialised is an error too).
+[[noreturn]] void worker_main(int fd, const WorkerProcess::Handler& handle, bool memcheck) {
   std::string request;
   while (read_frame(fd, request)) {
     const std::optional<std::string> answer = handle(request);
-    if (answer) write_frame(fd, *answer);
+    if (!answer) continue;
+    write_frame(fd, *answer);
+    if (memcheck) write_frame(fd, std::to_string(VALGRIND_COUNT_ERRORS));
   }
   ::_exit(0);
 }
 
 // How a program is started as a worker: argv[1] is this flag, then the kind, its argument, the
-// parent's pid and the size limit. The socket to the parent is descriptor kWorkerFd.
+// parent's pid and the size limit, and kMemcheckFlag under memcheck. The socket to the parent
+// is descriptor kWorkerFd.
 constexpr const char* kWorkerFlag = "--seqconf-worker";
+constexpr const char* kMemcheckFlag = "memcheck";
 constexpr int kWorkerFd = 3;
 
 std::unordered_map<std::string, WorkerFactory>& worker_kinds() {
@@ -321,8 +333,9 @@ WorkerKind::WorkerKind(const std::string& kind, WorkerFactory make) {
 
 void serve_if_worker(int argc, char** argv) {
   if (argc < 2 || std::strcmp(argv[1], kWorkerFlag) != 0) return;
-  if (argc != 6)
-    worker_fails("expected: " + std::string(kWorkerFlag) + " KIND ARGUMENT PARENT LIMIT");
+  if (argc != 6 && !(argc == 7 && std::strcmp(argv[6], kMemcheckFlag) == 0))
+    worker_fails("expected: " + std::string(kWorkerFlag) + " KIND ARGUMENT PARENT LIMIT [" +
+                 kMemcheckFlag + "]");
   // It ends with the thread that started it (the spawner thread, which lives as long as the
   // parent process), even when the parent is killed with SIGKILL.
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -333,7 +346,7 @@ void serve_if_worker(int argc, char** argv) {
   try {
     const TensorLimit limit(std::stoull(argv[5]));
     const WorkerProcess::Handler handle = kind->second(argv[3]);
-    worker_main(kWorkerFd, handle);
+    worker_main(kWorkerFd, handle, argc == 7);
   } catch (const std::exception& e) {
     worker_fails(std::string(argv[2]) + ": " + e.what());
   }
@@ -344,10 +357,27 @@ void serve_if_worker(int argc, char** argv) {
 class WorkerProcess::Process {
  public:
   Process(WorkerRecipe recipe, IsolationOptions options)
-      : recipe_(std::move(recipe)), options_(options) {}
+      : recipe_(std::move(recipe)), options_(options) {
+    if (options_.memcheck && options_.timeout_ms > 0)
+      options_.timeout_ms = static_cast<int>(std::min<int64_t>(
+          int64_t{options_.timeout_ms} * kMemcheckSlowdown, std::numeric_limits<int>::max()));
+  }
   Process(const Process&) = delete;
   Process& operator=(const Process&) = delete;
-  ~Process() { stop(); }
+  ~Process() {
+    stop();
+    std::error_code ec;
+    if (!xml_dir_.empty()) std::filesystem::remove_all(xml_dir_, ec);
+  }
+
+  std::optional<MemoryError> take_memory_error() {
+    std::lock_guard<std::mutex> lock(mu_);
+    std::optional<MemoryError> m = std::move(memory_error_);
+    memory_error_.reset();
+    // A new worker has reported nothing yet: each error it counts is a new one in its XML.
+    if (m) stop();
+    return m;
+  }
 
   // The worker generation a model prepared now lives in (changes when the worker is restarted).
   uint64_t generation() const { return generation_; }
@@ -426,8 +456,6 @@ class WorkerProcess::Process {
   // failure; nullopt when only_send and the request is sent.
   std::optional<Answer> exchange(bool only_send) {
     std::string answer;
-    uint64_t expected = 0;
-    bool have_length = false;
     char buffer[65536];
     for (;;) {
       const bool sending = sent_ < frame_.size();
@@ -463,16 +491,66 @@ class WorkerProcess::Process {
       if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
       if (n <= 0) return died(what_);
       answer.append(buffer, static_cast<size_t>(n));
-      if (!have_length && answer.size() >= sizeof expected) {
-        std::memcpy(&expected, answer.data(), sizeof expected);
-        have_length = true;
-      }
-      if (have_length && answer.size() - sizeof expected >= expected) break;
+      if (frames_complete(answer, options_.memcheck ? 2 : 1)) break;
     }
+    Reader in(answer);
     Answer a;
     a.ok = true;
-    a.bytes = answer.substr(sizeof expected, expected);
+    a.bytes = in.get();
+    if (options_.memcheck) note_errors(std::stoull(in.get()));
     return a;
+  }
+
+  // Whether s holds `count` complete frames.
+  static bool frames_complete(const std::string& s, int count) {
+    size_t pos = 0;
+    for (int k = 0; k < count; ++k) {
+      uint64_t n = 0;
+      if (s.size() - pos < sizeof n) return false;
+      std::memcpy(&n, s.data() + pos, sizeof n);
+      pos += sizeof n;
+      if (s.size() - pos < n) return false;
+      pos += n;
+    }
+    return true;
+  }
+
+  // memcheck's errors in the current worker's XML output, in order.
+  std::vector<MemoryError> xml_errors() const {
+    std::ifstream in(xml_file_, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return parse_memcheck_xml(text.str());
+  }
+
+  // The worker says memcheck has counted `counted` errors so far. When that grew, the first
+  // error its XML output holds beyond those already read is the request's (the first of the
+  // case's, unless the case already has one).
+  void note_errors(uint64_t counted) {
+    if (counted <= errors_counted_) return;
+    errors_counted_ = counted;
+    std::vector<MemoryError> errors = xml_errors();
+    MemoryError first;
+    if (errors.size() > errors_read_) {
+      first = std::move(errors[errors_read_]);
+    } else {
+      // memcheck writes an error once and counts its repetitions: this one repeats an error
+      // of the same case (a worker is replaced after a case with an error).
+      first.kind = "Repeated";
+      first.description = "memcheck counted again an error it reported earlier in this worker";
+    }
+    errors_read_ = std::max(errors_read_, errors.size());
+    if (!memory_error_) memory_error_ = std::move(first);
+  }
+
+  // A worker under memcheck that died: the first error it wrote since the last request, if any
+  // (memcheck writes an invalid access before the signal it causes kills the worker).
+  void note_errors_of_dead_worker() {
+    if (!options_.memcheck || xml_file_.empty()) return;
+    std::vector<MemoryError> errors = xml_errors();
+    if (errors.size() > errors_read_ && !memory_error_)
+      memory_error_ = std::move(errors[errors_read_]);
+    errors_read_ = std::max(errors_read_, errors.size());
   }
 
   bool spawn(std::string* why) {
@@ -502,15 +580,31 @@ class WorkerProcess::Process {
       ::close(fds[1]);
       return false;
     }
-    const std::string parent = std::to_string(::getpid());
-    const std::string limit = std::to_string(options_.max_tensor_bytes);
-    const char* argv[] = {program_path().c_str(),
-                          kWorkerFlag,
-                          recipe_.kind.c_str(),
-                          recipe_.argument.c_str(),
-                          parent.c_str(),
-                          limit.c_str(),
-                          nullptr};
+    // Under memcheck: valgrind, which runs this program, writing its errors to a file of this
+    // worker's own.
+    std::vector<std::string> args;
+    if (options_.memcheck) {
+      const std::string valgrind = valgrind_program();
+      if (valgrind.empty() || !make_xml_dir(why)) {
+        if (valgrind.empty()) *why = "cannot start a worker under memcheck: valgrind not found";
+        ::close(fds[0]);
+        ::close(fds[1]);
+        ::close(err[0]);
+        ::close(err[1]);
+        return false;
+      }
+      std::error_code ec;
+      if (!xml_file_.empty()) std::filesystem::remove(xml_file_, ec);
+      xml_file_ = xml_dir_ + "/worker-" + std::to_string(generation_ + 1) + ".xml";
+      args = memcheck_command(valgrind, xml_file_, xml_dir_ + "/seqconf.supp");
+    }
+    args.insert(args.end(),
+                {program_path(), kWorkerFlag, recipe_.kind, recipe_.argument,
+                 std::to_string(::getpid()), std::to_string(options_.max_tensor_bytes)});
+    if (options_.memcheck) args.emplace_back(kMemcheckFlag);
+    std::vector<char*> argv;
+    for (std::string& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
     posix_spawn_file_actions_t actions;
     posix_spawnattr_t attr;
     ::posix_spawn_file_actions_init(&actions);
@@ -523,13 +617,13 @@ class WorkerProcess::Process {
     ::posix_spawnattr_setpgroup(&attr, 0);
     ::posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK);
     pid_t pid = -1;
-    const int rc = ::posix_spawn(&pid, argv[0], &actions, &attr, const_cast<char**>(argv), environ);
+    const int rc = ::posix_spawn(&pid, argv[0], &actions, &attr, argv.data(), environ);
     ::posix_spawn_file_actions_destroy(&actions);
     ::posix_spawnattr_destroy(&attr);
     ::close(fds[1]);
     ::close(err[1]);
     if (rc != 0) {
-      *why = "posix_spawn " + program_path() + ": " + std::strerror(rc);
+      *why = "posix_spawn " + args.front() + ": " + std::strerror(rc);
       ::close(fds[0]);
       ::close(err[0]);
       return false;
@@ -540,6 +634,29 @@ class WorkerProcess::Process {
     err_fd_ = err[0];
     ++generation_;
     requests_ = 0;
+    errors_counted_ = 0;
+    errors_read_ = 0;
+    return true;
+  }
+
+  // The folder of the workers' memcheck XML files, made once; false (and why) when it cannot be.
+  bool make_xml_dir(std::string* why) {
+    if (!xml_dir_.empty()) return true;
+    const char* tmp = std::getenv("TMPDIR");
+    std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/seqconf-memcheck-XXXXXX";
+    if (!::mkdtemp(pattern.data())) {
+      *why = "mkdtemp " + pattern + ": " + std::strerror(errno);
+      return false;
+    }
+    std::ofstream supp(pattern + "/seqconf.supp", std::ios::binary);
+    supp << memcheck_suppressions();
+    if (!supp.flush()) {
+      *why = "cannot write " + pattern + "/seqconf.supp";
+      std::error_code ec;
+      std::filesystem::remove_all(pattern, ec);
+      return false;
+    }
+    xml_dir_ = pattern;
     return true;
   }
 
@@ -604,6 +721,7 @@ class WorkerProcess::Process {
       while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
       }
     const std::string words = last_words();
+    note_errors_of_dead_worker();
     ::close(fd_);
     fd_ = -1;
     if (err_fd_ >= 0) ::close(err_fd_);
@@ -634,6 +752,13 @@ class WorkerProcess::Process {
   size_t sent_ = 0;
   std::optional<Clock::time_point> deadline_;
   std::optional<Answer> failure_;
+  // Under memcheck: the current worker's XML file and its folder, the errors the worker has
+  // said memcheck counted, the <error> elements already read, and the first error not yet taken.
+  std::string xml_dir_;
+  std::string xml_file_;
+  uint64_t errors_counted_ = 0;
+  size_t errors_read_ = 0;
+  std::optional<MemoryError> memory_error_;
 };
 
 WorkerProcess::WorkerProcess(WorkerRecipe recipe, IsolationOptions options)
@@ -654,6 +779,9 @@ uint64_t WorkerProcess::generation() const { return process_->generation(); }
 uint64_t WorkerProcess::requests() const { return process_->requests(); }
 bool WorkerProcess::alive() const { return process_->alive(); }
 std::string WorkerProcess::new_id() { return process_->new_id(); }
+std::optional<MemoryError> WorkerProcess::take_memory_error() {
+  return process_->take_memory_error();
+}
 
 namespace {
 
@@ -792,6 +920,7 @@ class IsolatedRuntime : public Runtime {
   std::string version() const override { return inner_->version(); }
   std::string location() const override { return inner_->location(); }
   bool out_of_process() const override { return true; }
+  std::optional<MemoryError> take_memory_error() override { return worker_->take_memory_error(); }
 
   std::unique_ptr<PreparedModel> prepare(const std::filesystem::path& model_path,
                                          const onnx::ModelProto& model, RunError* error) override {

@@ -25,6 +25,13 @@ struct IsolationOptions {
   // The recipe of a runtime that has none of its own (Runtime::recipe), for example the one a
   // program embedding the suite registers for its runtime factory (suite_main).
   std::optional<WorkerRecipe> recipe;
+  // Run the worker under valgrind memcheck (runtimes/memcheck.h) with its time limit
+  // kMemcheckSlowdown times as long. After each answered request the worker tells how many
+  // errors memcheck has counted so far (VALGRIND_COUNT_ERRORS); when that grew, the first new
+  // error in memcheck's XML output is the request's, and the runtime's take_memory_error()
+  // gives it. Errors while the worker starts, or while it drops a model (a request without an
+  // answer), count for the next request.
+  bool memcheck = false;
 };
 
 // Requests and answers are lists of fields: each a uint64 length, then its bytes.
@@ -78,6 +85,9 @@ class WorkerProcess {
   uint64_t requests() const;    // requests sent to the current worker (calls and tells)
   bool alive() const;
   std::string new_id();
+  // Under memcheck (IsolationOptions::memcheck): the first memory error since the last call,
+  // if any; the worker is then stopped, and the next request starts a new one.
+  std::optional<MemoryError> take_memory_error();
 
  private:
   class Process;

@@ -11,6 +11,7 @@ add_library(seqconf_external_runtimes STATIC
   ${CMAKE_CURRENT_LIST_DIR}/runtime.cpp
   ${CMAKE_CURRENT_LIST_DIR}/onnxruntime.cpp
   ${CMAKE_CURRENT_LIST_DIR}/isolated.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/memcheck.cpp
   ${CMAKE_CURRENT_LIST_DIR}/process.cpp
 )
 # The installed package adds include/seqconf (package/CMakeLists.txt).
@@ -32,3 +33,13 @@ else()
                  "building without the onnxruntime runtime (run tools/setup-runtimes.sh)")
   target_compile_definitions(seqconf_external_runtimes PRIVATE SEQCONF_HAVE_ORT=0)
 endif()
+
+# The suppressions of valgrind memcheck for isolated workers (runtimes/memcheck.supp), compiled
+# into the program, which writes them where valgrind reads them (runtimes/memcheck.h).
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
+             ${CMAKE_CURRENT_LIST_DIR}/memcheck.supp)
+file(READ ${CMAKE_CURRENT_LIST_DIR}/memcheck.supp SEQCONF_MEMCHECK_SUPP)
+configure_file(${CMAKE_CURRENT_LIST_DIR}/memcheck_supp.h.in
+               ${CMAKE_CURRENT_BINARY_DIR}/generated/runtimes/memcheck_supp.h @ONLY)
+target_include_directories(seqconf_external_runtimes PRIVATE
+                           ${CMAKE_CURRENT_BINARY_DIR}/generated)

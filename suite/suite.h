@@ -56,6 +56,9 @@ struct SuiteOptions {
   // and unsafe with a runtime that aborts.
   std::optional<bool> isolate;
   int timeout_ms = 0;  // per isolated prepare and run; 0: 60 s
+  // Run each isolated worker under valgrind memcheck (IsolationOptions::memcheck), every
+  // runtime isolated: a case during which the runtime misuses memory is fail, memory_error.
+  bool memcheck = false;
   // How an isolated worker makes a runtime that has no recipe of its own (Runtime::recipe):
   // suite_main registers its factory as one.
   std::optional<WorkerRecipe> worker_recipe;

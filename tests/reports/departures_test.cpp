@@ -84,6 +84,8 @@ TEST(Departures, WhatTheRuntimeDidInOneTable) {
   EXPECT_EQ(departure_what(Status::fail, Reason::shape_mismatch), "wrong shape");
   EXPECT_EQ(departure_what(Status::fail, Reason::accepted_invalid),
             "accepts what must be rejected");
+  EXPECT_EQ(departure_what(Status::fail, Reason::memory_error),
+            "reads or writes memory it does not own");
   EXPECT_EQ(departure_what(Status::error, Reason::invalid_input), "rejects a valid case");
   EXPECT_EQ(departure_what(Status::not_supported, Reason::not_supported), "not supported");
   EXPECT_EQ(departure_what(Status::crash, Reason::crash), "crash");

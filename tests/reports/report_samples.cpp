@@ -69,6 +69,21 @@ int main(int argc, char** argv) {
       dir, "interrupted",
       make_report(stopped, std::vector<Outcome>(outcomes.begin(), outcomes.begin() + 3), nullptr));
 
+  // A run under valgrind memcheck: one case with a memory error.
+  RunInfo memcheck = info;
+  memcheck.options["memcheck"] = true;
+  auto with_memory_error = outcomes;
+  Outcome& m = with_memory_error.front();
+  m.status = Status::fail;
+  m.reason = Reason::memory_error;
+  m.message =
+      "memcheck: UninitCondition: Conditional jump or move depends on uninitialised "
+      "value(s), at gather (libx.so.1)";
+  m.memory_error = MemoryError{"UninitCondition",
+                               "Conditional jump or move depends on uninitialised value(s)",
+                               {"gather (libx.so.1)", "main (p.cpp:7)"}};
+  write_all(dir, "memcheck", make_report(memcheck, with_memory_error, nullptr));
+
   RunInfo other = info;
   other.runtime_name = "onnxruntime";
   other.options["runtime"] = "onnxruntime";

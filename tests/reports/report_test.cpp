@@ -308,6 +308,32 @@ TEST(JsonReport, RoundTripKeepsEveryField) {
   EXPECT_TRUE(json::parse(text).is_object());
 }
 
+// A case with a memory error (seqconf run --memcheck) keeps it through JSON; the others have no
+// memory_error key.
+TEST(JsonReport, MemoryErrorRoundTrips) {
+  std::vector<Outcome> outcomes = synthetic_outcomes();
+  Outcome& o = outcomes[1];
+  o.reason = Reason::memory_error;
+  o.memory_error =
+      MemoryError{"InvalidRead",
+                  "Invalid read of size 8",
+                  {"strlen (vg_replace_strmem.c:494)", "Gather (libonnxruntime.so.1)"}};
+  const json j = report_to_json(make_report(run_info(), outcomes, nullptr));
+  EXPECT_EQ(j["cases"][1]["reason"], "memory_error");
+  const json expected = {
+      {"kind", "InvalidRead"},
+      {"description", "Invalid read of size 8"},
+      {"frames", {"strlen (vg_replace_strmem.c:494)", "Gather (libonnxruntime.so.1)"}}};
+  EXPECT_EQ(j["cases"][1]["memory_error"], expected);
+  EXPECT_FALSE(j["cases"][0].contains("memory_error"));
+  const Report back = report_from_json(j);
+  ASSERT_TRUE(back.cases[1].outcome.memory_error.has_value());
+  EXPECT_EQ(back.cases[1].outcome.memory_error->frames.size(), 2u);
+  EXPECT_EQ(back.cases[1].outcome.memory_error->kind, "InvalidRead");
+  EXPECT_FALSE(back.cases[0].outcome.memory_error.has_value());
+  EXPECT_EQ(report_to_json(back), j);
+}
+
 TEST(JsonReport, ContextMatrixBesideTheDtypeMatrix) {
   const json j = report_to_json(make_report(run_info(), synthetic_outcomes(), nullptr));
   const json& m = j.at("context_matrix");

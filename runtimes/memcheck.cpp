@@ -1,0 +1,137 @@
+// Valgrind memcheck for isolated workers; see memcheck.h.
+#include "runtimes/memcheck.h"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <sstream>
+#include <string_view>
+
+#include "runtimes/memcheck_supp.h"
+
+namespace seqconf {
+
+std::string valgrind_program() {
+  if (const char* v = std::getenv("SEQCONF_VALGRIND"); v && *v)
+    return ::access(v, X_OK) == 0 ? std::string(v) : std::string();
+  const char* path = std::getenv("PATH");
+  std::istringstream dirs(path && *path ? path : "/usr/bin:/bin");
+  for (std::string dir; std::getline(dirs, dir, ':');) {
+    if (dir.empty()) continue;
+    const std::string candidate = dir + "/valgrind";
+    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
+  }
+  return {};
+}
+
+const char* memcheck_suppressions() { return kMemcheckSuppressions; }
+
+std::vector<std::string> memcheck_command(const std::string& valgrind, const std::string& xml_file,
+                                          const std::string& suppressions_file) {
+  return {valgrind, "--tool=memcheck", "--quiet", "--xml=yes", "--xml-file=" + xml_file,
+          // tcmalloc's malloc, free and operator new are replaced as glibc's are (valgrind 3.19
+          // also matches libtcmalloc* by itself; the option says so, and keeps it so).
+          "--soname-synonyms=somalloc=*tcmalloc*",
+          // Every error is counted and written (a request's errors are told by their count).
+          "--error-limit=no",
+          // tcmalloc's operator delete and delete[] are its free (one address, three names), so
+          // memcheck takes every delete of tcmalloc's for a free(): "Mismatched free()" on each
+          // delete[] (libonnx's, while the program starts), in code that is right. Mismatched
+          // frees are not reported: the one kind left out.
+          "--show-mismatched-frees=no", "--leak-check=no", "--num-callers=12",
+          "--trace-children=no", "--suppressions=" + suppressions_file};
+}
+
+namespace {
+
+std::string unescape(std::string_view s) {
+  static const std::pair<std::string_view, char> kEntities[] = {
+      {"&lt;", '<'}, {"&gt;", '>'}, {"&amp;", '&'}, {"&quot;", '"'}, {"&apos;", '\''}};
+  std::string out;
+  for (size_t i = 0; i < s.size();) {
+    bool replaced = false;
+    if (s[i] == '&')
+      for (const auto& [entity, c] : kEntities)
+        if (s.substr(i, entity.size()) == entity) {
+          out += c;
+          i += entity.size();
+          replaced = true;
+          break;
+        }
+    if (!replaced) out += s[i++];
+  }
+  return out;
+}
+
+// The text of the first <tag>...</tag> in s, unescaped; empty when there is none.
+std::string element(std::string_view s, std::string_view tag) {
+  const std::string open = "<" + std::string(tag) + ">";
+  const std::string close = "</" + std::string(tag) + ">";
+  const size_t b = s.find(open);
+  if (b == std::string_view::npos) return {};
+  const size_t e = s.find(close, b + open.size());
+  if (e == std::string_view::npos) return {};
+  return unescape(s.substr(b + open.size(), e - b - open.size()));
+}
+
+// The first <tag>...</tag> in s with its tags' contents raw (for nested elements).
+std::string_view raw_element(std::string_view s, std::string_view tag) {
+  const std::string open = "<" + std::string(tag) + ">";
+  const std::string close = "</" + std::string(tag) + ">";
+  const size_t b = s.find(open);
+  if (b == std::string_view::npos) return {};
+  const size_t e = s.find(close, b + open.size());
+  if (e == std::string_view::npos) return {};
+  return s.substr(b + open.size(), e - b - open.size());
+}
+
+std::string frame_text(std::string_view frame) {
+  std::string fn = element(frame, "fn");
+  if (fn.empty()) fn = element(frame, "ip");
+  std::string where;
+  if (const std::string file = element(frame, "file"); !file.empty()) {
+    where = file;
+    if (const std::string line = element(frame, "line"); !line.empty()) where += ":" + line;
+  } else if (std::string obj = element(frame, "obj"); !obj.empty()) {
+    where = obj.substr(obj.find_last_of('/') + 1);
+  }
+  return where.empty() ? fn : fn + " (" + where + ")";
+}
+
+}  // namespace
+
+std::vector<MemoryError> parse_memcheck_xml(const std::string& xml, size_t max_frames) {
+  std::vector<MemoryError> errors;
+  const std::string_view all(xml);
+  for (size_t pos = all.find("<error>"); pos != std::string_view::npos;
+       pos = all.find("<error>", pos)) {
+    const size_t end = all.find("</error>", pos);
+    if (end == std::string_view::npos) break;  // still being written
+    const std::string_view e = all.substr(pos, end - pos);
+    MemoryError m;
+    m.kind = element(e, "kind");
+    m.description = element(e, "what");
+    // Some kinds (leaks, overlapping copies in newer releases) carry their text in <xwhat>.
+    if (m.description.empty()) m.description = element(raw_element(e, "xwhat"), "text");
+    // The error's own stack is the first; an origin's or an allocation's come after it.
+    std::string_view stack = raw_element(e, "stack");
+    for (size_t f = stack.find("<frame>");
+         f != std::string_view::npos && m.frames.size() < max_frames;
+         f = stack.find("<frame>", f + 1)) {
+      const size_t fe = stack.find("</frame>", f);
+      if (fe == std::string_view::npos) break;
+      m.frames.push_back(frame_text(stack.substr(f, fe - f)));
+    }
+    errors.push_back(std::move(m));
+    pos = end;
+  }
+  return errors;
+}
+
+std::string memory_error_text(const MemoryError& m) {
+  std::string s = m.kind + ": " + m.description;
+  if (!m.frames.empty()) s += ", at " + m.frames.front();
+  return s;
+}
+
+}  // namespace seqconf

@@ -1,0 +1,36 @@
+// Isolated workers under valgrind memcheck (IsolationOptions::memcheck, seqconf run --memcheck):
+// the command that starts a worker under it, and the reader of the errors it writes as XML.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "harness/outcome.h"
+
+namespace seqconf {
+
+// How much longer than its time limit a request may take under memcheck: valgrind runs a
+// program 10 to 50 times as slowly, and a worker loads its runtime under it too.
+inline constexpr int kMemcheckSlowdown = 20;
+
+// valgrind's path: $SEQCONF_VALGRIND when set, else valgrind on $PATH; empty when there is none.
+std::string valgrind_program();
+
+// The suppressions of runtimes/memcheck.supp (known noise, each with its reason), compiled in.
+const char* memcheck_suppressions();
+
+// The command line before the worker's own arguments: valgrind running memcheck with the
+// suppressions in suppressions_file, which writes its errors as XML to xml_file. The CLI allocates
+// with tcmalloc: its malloc and free are replaced as glibc's are (--soname-synonyms), so memcheck
+// knows which heap memory is allocated and which of it is initialised.
+std::vector<std::string> memcheck_command(const std::string& valgrind, const std::string& xml_file,
+                                          const std::string& suppressions_file);
+
+// The complete <error> elements of memcheck's XML output (--xml=yes), in the order written; an
+// element that valgrind is still writing is left out. At most max_frames frames each.
+std::vector<MemoryError> parse_memcheck_xml(const std::string& xml, size_t max_frames = 8);
+
+// "UninitCondition: Conditional jump or move depends on uninitialised value(s), at f (a.cpp:3)"
+std::string memory_error_text(const MemoryError& m);
+
+}  // namespace seqconf
