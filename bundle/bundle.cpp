@@ -607,6 +607,7 @@ struct Written {
   std::string package;
   Expected expected;
   int time_limit_s = 60;
+  std::optional<MemoryError> memory_error;  // what memcheck reported of the case, if it ran so
 };
 
 std::string readme(const Source& s, const Written& w) {
@@ -630,16 +631,24 @@ std::string readme(const Source& s, const Written& w) {
   if (!d.spec.empty())
     md << "**The specification says** (ONNX operator " << d.op << "):\n\n"
        << quote_block(d.spec) << "\n\n";
-  if (s.record.count(w.c->id)) {
-    const Outcome& o = s.record.at(w.c->id)->outcome;
-    if (o.attribution) {
-      md << "**Layer.** " << o.attribution->layer << ": " << o.attribution->why << "\n\n";
-    }
-  } else if (!d.smallest.empty() && s.record.count(d.smallest)) {
-    const Outcome& o = s.record.at(d.smallest)->outcome;
-    if (o.attribution)
-      md << "**Layer** (of its smallest case " << code_span(d.smallest) << "). "
-         << o.attribution->layer << ": " << o.attribution->why << "\n\n";
+  // The layer: the bundled case's attribution, else its departure's smallest case's.
+  const auto outcome_of = [&](const std::string& id) -> const Outcome* {
+    const auto it = s.record.find(id);
+    return it == s.record.end() ? nullptr : &it->second->outcome;
+  };
+  const Outcome* own = outcome_of(w.c->id);
+  const Outcome* smallest = outcome_of(d.smallest);
+  if (own && own->attribution)
+    md << "**Layer.** " << own->attribution->layer << ": " << own->attribution->why << "\n\n";
+  else if (smallest && smallest->attribution)
+    md << "**Layer** (of its smallest case " << code_span(d.smallest) << "). "
+       << smallest->attribution->layer << ": " << smallest->attribution->why << "\n\n";
+  if (w.memory_error) {
+    md << "**Memory error** (valgrind memcheck, `seqconf run --memcheck`): "
+       << code_span(w.memory_error->kind) << ", " << w.memory_error->description << "\n\n";
+    for (const auto& f : w.memory_error->frames) md << "    " << f << "\n";
+    md << "\n`repro.js` checks the outputs only; the error shows when the case runs under "
+          "memcheck (the seqconf command below, with `--memcheck`).\n\n";
   }
   md << "## Reproduce\n\n";
   if (!w.package.empty()) {
@@ -740,6 +749,19 @@ std::vector<Bundled> write_bundles(const BundleOptions& o, std::ostream& log) {
       no_rerun = "not rerun: " + std::string(e.what());
     }
   }
+  // A departure found under valgrind memcheck runs again under it (made on first use).
+  std::unique_ptr<Runtime> memcheck_runtime;
+  const auto under_memcheck = [&]() -> Runtime* {
+    if (!memcheck_runtime && no_rerun.empty()) {
+      RuntimeOptions ro;
+      ro.timeout_ms = o.timeout_ms;
+      IsolationOptions io;
+      io.timeout_ms = o.timeout_ms;
+      io.memcheck = true;
+      memcheck_runtime = make_isolated_runtime(make_runtime(spec, ro), io);
+    }
+    return memcheck_runtime.get();
+  };
   const std::string package = javascript_package(s.runtime_name);
 
   std::error_code ec;
@@ -818,10 +840,23 @@ std::vector<Bundled> write_bundles(const BundleOptions& o, std::ostream& log) {
     size_t pick = 0;
     std::vector<std::optional<RunResult>> results(lc.data_sets.size());
     std::string what_it_did;
-    if (runtime) {
+    // What memcheck reported of the case in the report's run, if it ran under it.
+    std::optional<MemoryError> memory_error;
+    if (const auto it = s.record.find(chosen->id); it != s.record.end())
+      memory_error = it->second->outcome.memory_error;
+    Runtime* rerun_on = runtime.get();
+    if (memory_error && runtime) {
+      try {
+        rerun_on = under_memcheck();
+      } catch (const std::exception& e) {
+        rerun_on = nullptr;
+        no_rerun = "not rerun under memcheck: " + std::string(e.what());
+      }
+    }
+    if (rerun_on) {
       b.rerun = true;
       RunError prep_error;
-      auto prepared = runtime->prepare(chosen->dir / "model.onnx", lc.model, &prep_error);
+      auto prepared = rerun_on->prepare(chosen->dir / "model.onnx", lc.model, &prep_error);
       bool found = false;
       for (size_t k = 0; k < lc.data_sets.size() && !found; ++k) {
         RunResult r;
@@ -830,6 +865,16 @@ std::vector<Bundled> write_bundles(const BundleOptions& o, std::ostream& log) {
         } else {
           r.ok = false;
           r.error = prep_error;
+        }
+        if (memory_error) {
+          if (auto again = rerun_on->take_memory_error()) {
+            memory_error = again;
+            pick = k;
+            found = true;
+            what_it_did = "memcheck: " + again->kind + ": " + again->description;
+            results[k] = std::move(r);
+            break;
+          }
         }
         if (auto why = departs(expected[k], r, chosen->comparison)) {
           pick = k;
@@ -872,6 +917,10 @@ std::vector<Bundled> write_bundles(const BundleOptions& o, std::ostream& log) {
     values["departure"] = d.id;
     values["case"] = chosen->id;
     values["data_set"] = ds.name;
+    if (memory_error)
+      values["memory_error"] = {{"kind", memory_error->kind},
+                                {"description", memory_error->description},
+                                {"frames", memory_error->frames}};
     ordered_json in = ordered_json::array();
     for (size_t k = 0; k < ds.inputs.size(); ++k)
       in.push_back({{"name", k < inputs.size() ? inputs[k]->name() : std::string()},
@@ -931,7 +980,8 @@ std::vector<Bundled> write_bundles(const BundleOptions& o, std::ostream& log) {
               fit,
               package,
               e,
-              std::max(o.timeout_ms, 1000) / 1000};
+              std::max(o.timeout_ms, 1000) / 1000,
+              memory_error};
     write_bytes(b.folder / "README.md", readme(s, w));
     log << (b.reproduced ? "wrote "
                          : "wrote (" + (b.note.empty() ? std::string("?") : b.note) + ") ")

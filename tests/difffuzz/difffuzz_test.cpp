@@ -117,6 +117,40 @@ TEST(DiffFuzz, BrokenInsertIsFoundAndShrunk) {
   }
 }
 
+// One finding per departure (operator, what the runtime did, spec clause), whatever the element
+// types and contexts its programs have: every disagreement is counted into exactly one finding,
+// and only the first program of each departure is shrunk.
+TEST(DiffFuzz, EachDepartureIsOneFindingShrunkOnce) {
+  const auto broken = seeded::make_seeded_runtime(seeded::defect("insert.out_of_range_wraps"));
+  FuzzOptions o;
+  o.seed = 4;
+  o.iterations = 600;
+  o.input_sets = 8;
+  o.out = fresh_fuzz_dir("difffuzz-once");
+  const auto r = run_campaign(*broken, o);
+  ASSERT_FALSE(r.findings.empty());
+  std::set<std::string> departures;
+  size_t occurrences = 0;
+  for (const auto& f : r.findings) {
+    std::string key = f.op + "|" + reports::departure_what(f.status, f.reason) + "|";
+    for (const auto& c : f.clauses) key += c + "+";
+    EXPECT_TRUE(departures.insert(key).second) << "two findings of departure " << key;
+    occurrences += f.occurrences;
+  }
+  EXPECT_EQ(occurrences, r.disagreements);
+  // More disagreements than findings: the later ones were counted, not shrunk again.
+  EXPECT_GT(r.disagreements, r.findings.size());
+  // One fixture per finding, none left of a replaced reproducer.
+  EXPECT_EQ(fixture_cases(o.out).size(), r.findings.size());
+  // The share of executions both sides rejected is reported per op.
+  size_t rejected = 0;
+  for (const auto& [op, n] : r.agree_rejected_by_op) {
+    EXPECT_LE(n, r.programs_by_op.at(op)) << op;
+    rejected = std::max(rejected, n);
+  }
+  EXPECT_LE(rejected, r.agree_rejected);
+}
+
 TEST(DiffFuzz, SameSeedSameFindings) {
   auto run = [](const std::string& name, size_t jobs) {
     const auto broken =

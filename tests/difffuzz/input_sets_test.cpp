@@ -48,6 +48,35 @@ TEST(InputSets, BuildTheSameModel) {
   EXPECT_GT(other_values, checked * 9 / 10);
 }
 
+// keep_valid (drawn for a structure the other side runs): its input sets run on the reference
+// too, as far as the generator can tell; without it, a good share is rejected. Both counted
+// on the same structures, judged by the reference itself.
+TEST(InputSets, KeptValidTheReferenceRunsThem) {
+  const auto gen = program_gen();
+  auto reference = make_runtime("reference");
+  size_t structures = 0, kept_total = 0, kept_run = 0, free_total = 0, free_run = 0;
+  for (size_t i = 0; i < 600; ++i) {
+    const Program p = campaign_program(gen, 9, i).value();
+    if (!takes_input_sets(p)) continue;
+    if (!run_on(*reference, build(p)).ok) continue;  // the structure's own values are rejected
+    ++structures;
+    for (size_t j = 1; j <= 4; ++j) {
+      const rc::Random random(rc::Random::Key{9, i, j, 0});
+      const Program kept = input_set_gen(p, true)(random, static_cast<int>(i % 100)).value();
+      const Program free = input_set_gen(p, false)(random, static_cast<int>(i % 100)).value();
+      ++kept_total;
+      kept_run += run_on(*reference, build(kept)).ok;
+      ++free_total;
+      free_run += run_on(*reference, build(free)).ok;
+    }
+  }
+  std::cout << structures << " valid structures: kept valid " << kept_run << "/" << kept_total
+            << " run, drawn freely " << free_run << "/" << free_total << " run\n";
+  EXPECT_GT(structures, 200u);
+  EXPECT_GE(kept_run * 100, kept_total * 97);
+  EXPECT_LT(free_run * 100, free_total * 90);
+}
+
 TEST(InputSets, InitializerProgramsTakeNone) {
   Program p;
   p.tensors_as = Placement::initializers;
