@@ -182,9 +182,11 @@ FuzzResult run_campaign(Runtime& runtime, const FuzzOptions& options) {
                          run_prepared(on_runtime, s.built.inputs), oracle);
     // A model either side cannot prepare gives the same verdict whatever the values.
     if (!on_reference.model || !on_runtime.model) return;
-    // The input sets of a structure the other side runs stay valid; those of one it rejects
-    // may be invalid in every way (difffuzz/input_sets.h).
-    const bool keep_valid = s.evaluation.reference.ok;
+    // The input sets of a structure the other side runs stay valid, but every third, which is
+    // drawn as freely as those of a structure it rejects: invalid values on purpose, a third of
+    // the time, rather than by accident (difffuzz/input_sets.h).
+    const bool structure_runs = s.evaluation.reference.ok;
+    const auto keep_valid = [&](size_t set) { return structure_runs && set % 3 != 0; };
     const auto behaviour = [](const Evaluation& e) {
       return std::to_string(static_cast<int>(e.verdict)) + "|" + e.kind + "|" + e.op + "|" +
              e.reference.error.code + "|" +
@@ -199,7 +201,7 @@ FuzzResult run_campaign(Runtime& runtime, const FuzzOptions& options) {
       {
         const std::lock_guard<std::mutex> lock(generation);
         for (size_t t = 0; t < n; ++t)
-          drawn.push_back(input_set_shrinkable(s.program, i, j + t, keep_valid).value());
+          drawn.push_back(input_set_shrinkable(s.program, i, j + t, keep_valid(j + t)).value());
       }
       // The runtime under test gets the chunk in one call (one request to a worker process).
       std::vector<std::vector<Value>> inputs;
@@ -216,7 +218,8 @@ FuzzResult run_campaign(Runtime& runtime, const FuzzOptions& options) {
       }
       bool fresh = false;
       for (size_t t = 0; t < drawn.size(); ++t) {
-        InputSetRun set{j++, std::move(drawn[t]), {}, keep_valid};
+        InputSetRun set{j, std::move(drawn[t]), {}, keep_valid(j)};
+        ++j;
         set.evaluation =
             judge(s.built, run_prepared(on_reference, inputs[t]), std::move(found[t]), oracle);
         fresh |= seen.insert(behaviour(set.evaluation)).second;
