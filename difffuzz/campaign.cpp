@@ -359,6 +359,7 @@ nlohmann::ordered_json report_json(const FuzzResult& r, const FuzzOptions& optio
                     {"nodes", f.nodes},
                     {"occurrences", f.occurrences},
                     {"first_iteration", f.first_iteration},
+                    {"shrink_seconds", f.shrink_seconds},
                     {"input_set", f.input_set}});
   }
   j["findings_by_op"] = by_op;

@@ -169,9 +169,10 @@ struct FuzzFinding {
   size_t nodes = 0;         // top-level nodes of the shrunk program
   size_t occurrences = 0;   // programs whose disagreement had this signature
   size_t first_iteration = 0;
-  size_t input_set = 0;      // of structure first_iteration: 0 its own values, j the j-th drawn
-  double found_after_s = 0;  // from the campaign's start to the program that found it
-  std::string context;       // placement_name of the shrunk program
+  size_t input_set = 0;       // of structure first_iteration: 0 its own values, j the j-th drawn
+  double found_after_s = 0;   // from the campaign's start to the program that found it
+  double shrink_seconds = 0;  // spent shrinking it (0 when kept as found)
+  std::string context;        // placement_name of the shrunk program
   // What `seqconf run` gives the finding's fixture (harness/runner.h), and the spec clause the
   // finding is about (its case.json "clauses" and "spec"): a finding's departure is the one
   // its fixture has in a conformance report.

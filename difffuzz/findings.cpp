@@ -300,6 +300,7 @@ void FindingBook::add(size_t i, size_t input_set,
       raw.first_iteration = f.first_iteration;
       raw.input_set = f.input_set;
       raw.found_after_s = f.found_after_s;
+      raw.shrink_seconds = f.shrink_seconds;
       write(raw, p, e);
       f = std::move(raw);
     }
@@ -323,6 +324,7 @@ void FindingBook::add(size_t i, size_t input_set,
   result_.shrink_seconds += elapsed_() - shrink_start;
   FuzzFinding f = shrink || !unstable.empty() ? make(shrunk, last, i, input_set, found_after_s)
                                               : std::move(raw);
+  f.shrink_seconds = elapsed_() - shrink_start;
   // The op a disagreement is first blamed on may change while shrinking (a crash at prepare
   // names no node): one finding per departure after shrinking too.
   const std::string shrunk_key = departure_key(f);
