@@ -306,6 +306,25 @@ void FindingBook::add(size_t i, size_t input_set,
     }
     return;
   }
+  // A crash or a hang names no node: the node its departure as found blames (the one the
+  // reference rejects, else the last) varies from program to program. Before shrinking, it is
+  // one departure per op it happens in (the last step of the shortest prefix that fails the
+  // same way). Its clause is not part of that: shrinking keeps only that the program crashes
+  // (or hangs), and the clause of the program it ends with may differ.
+  const double start = elapsed_();
+  std::string site_key;
+  size_t prefix_steps = p.steps.size();
+  if (e.kind == "crash" || e.kind == "timeout") {
+    std::string op;
+    prefix_steps = finder_.failing_prefix(p, e.kind, &op).steps.size();
+    site_key = op + "|" + e.kind + "|in this op";
+    if (auto it = by_departure_.find(site_key); it != by_departure_.end()) {
+      ++result_.findings[it->second].occurrences;
+      by_departure_[key] = it->second;
+      result_.shrink_seconds += elapsed_() - start;
+      return;
+    }
+  }
   Evaluation last = e;
   // Against another runtime, outputs that differ may be one side's, run to run: such a
   // finding is kept as found, since shrinking needs a failure that repeats.
@@ -319,8 +338,17 @@ void FindingBook::add(size_t i, size_t input_set,
   // A departure the expectations list is not shrunk when the campaign says so.
   const bool shrink = unstable.empty() && !(options_.listed && options_.listed(raw));
   if (!shrink) ++result_.unshrunk_departures;
-  const double shrink_start = elapsed_();
-  const Program shrunk = shrink ? finder_.shrink(shrinkable(), e.kind, e.op, &last) : p;
+  const double shrink_start = start;
+  // Shrinking starts from that prefix: each candidate is cut to as many steps.
+  const auto from_prefix = [&] {
+    rc::Shrinkable<Program> s = shrinkable();
+    if (prefix_steps == p.steps.size()) return s;
+    return rc::shrinkable::map(std::move(s), [n = prefix_steps](Program q) {
+      if (q.steps.size() > n) q.steps.resize(n);
+      return q;
+    });
+  };
+  const Program shrunk = shrink ? finder_.shrink(from_prefix(), e.kind, e.op, &last) : p;
   result_.shrink_seconds += elapsed_() - shrink_start;
   FuzzFinding f = shrink || !unstable.empty() ? make(shrunk, last, i, input_set, found_after_s)
                                               : std::move(raw);
@@ -331,10 +359,12 @@ void FindingBook::add(size_t i, size_t input_set,
   if (auto it = by_departure_.find(shrunk_key); it != by_departure_.end()) {
     ++result_.findings[it->second].occurrences;
     by_departure_[key] = it->second;
+    if (!site_key.empty()) by_departure_[site_key] = it->second;
     return;
   }
   write(f, shrunk, last);
   by_departure_[key] = result_.findings.size();
+  if (!site_key.empty()) by_departure_[site_key] = result_.findings.size();
   by_departure_[shrunk_key] = result_.findings.size();
   result_.findings.push_back(std::move(f));
 }

@@ -52,6 +52,21 @@ size_t Finder::first_failing(const std::vector<Program>& candidates, const std::
   return candidates.size();
 }
 
+Program Finder::failing_prefix(const Program& p, const std::string& kind, std::string* op) {
+  std::vector<Program> prefixes;
+  for (size_t n = 1; n < p.steps.size(); ++n) {
+    prefixes.push_back(p);
+    prefixes.back().steps.resize(n);
+  }
+  size_t evals = 0;
+  const size_t i = first_failing(prefixes, kind, std::string(), nullptr, &evals);
+  Program found = i < prefixes.size() ? std::move(prefixes[i]) : p;
+  // The program's nodes run its steps in order: the last node is the last step's.
+  const BuiltProgram b = build(found);
+  *op = op_of(b, b.node_ops.size() - 1);
+  return found;
+}
+
 Program Finder::shrink(const rc::Shrinkable<Program>& start, const std::string& kind,
                        const std::string& op, Evaluation* last) {
   const size_t budget = options.max_shrink_evaluations;

@@ -31,6 +31,12 @@ struct Finder {
   size_t first_failing(const std::vector<Program>& candidates, const std::string& kind,
                        const std::string& op, Evaluation* last, size_t* evals);
 
+  // A crash or a hang names no node. It happens in the last step of the shortest prefix of
+  // p's steps that still fails that way (p itself when none shorter does): that prefix, and
+  // in *op the op of its last step. Prefixes are tried shortest first, in windows as shrinking
+  // tries candidates.
+  Program failing_prefix(const Program& p, const std::string& kind, std::string* op);
+
   // RapidCheck shrinking (greedy: the first shrink that still fails the same way), then
   // removal of single steps, folding of a first insert into the source, and removal of source
   // tensors.
