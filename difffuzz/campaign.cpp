@@ -328,6 +328,7 @@ nlohmann::ordered_json report_json(const FuzzResult& r, const FuzzOptions& optio
       r.programs ? static_cast<double>(r.agree_rejected) / static_cast<double>(r.programs) : 0.0;
   j["rejected_by_both_share_by_op"] = share;
   j["unshrunk_departures"] = r.unshrunk_departures;
+  j["shrinks"] = r.shrinks;
   j["programs_by_context"] = r.programs_by_context;
   j["agree_outputs_by_context"] = r.agree_outputs_by_context;
   nlohmann::ordered_json unsupported = nlohmann::ordered_json::array();

@@ -195,6 +195,9 @@ struct FuzzResult {
   // Departures kept as found, not shrunk: a side's outputs changed from run to run, or the
   // expectations list them (FuzzOptions::listed).
   size_t unshrunk_departures = 0;
+  // Programs shrunk: the first of each departure, and one whose departure as found was new
+  // but turned out known once shrunk.
+  size_t shrinks = 0;
   std::map<std::string, size_t> not_supported_by_op;
   // Programs that hold at least one node of each op type (the source's SequenceEmpty or
   // SequenceConstruct, and every step's op), and of those, the ones both sides ran to the end

@@ -348,6 +348,7 @@ void FindingBook::add(size_t i, size_t input_set,
       return q;
     });
   };
+  if (shrink) ++result_.shrinks;
   const Program shrunk = shrink ? finder_.shrink(from_prefix(), e.kind, e.op, &last) : p;
   result_.shrink_seconds += elapsed_() - shrink_start;
   FuzzFinding f = shrink || !unstable.empty() ? make(shrunk, last, i, input_set, found_after_s)

@@ -7,6 +7,7 @@
 #include "difffuzz/evaluate.h"
 #include "difffuzz/parallel.h"
 #include "harness/compare.h"
+#include "reference/proto.h"
 
 namespace seqconf::difffuzz {
 
@@ -67,27 +68,121 @@ Program Finder::failing_prefix(const Program& p, const std::string& kind, std::s
   return found;
 }
 
+namespace {
+
+// The first step inserts into the source sequence a tensor of its element type, at a position
+// the source has: it becomes one more tensor of the source (SequenceEmpty becomes
+// SequenceConstruct), one node less, the same sequence. False when the program has no such step.
+bool fold_first_insert(Program& p) {
+  if (p.steps.empty() || p.steps[0].kind != StepKind::insert || !p.steps[0].tensor ||
+      p.steps[0].tensor->dtype() != p.elem)
+    return false;
+  const Step& first = p.steps[0];
+  if (first.position && first.position->element_count() != 1) return false;
+  const auto len = static_cast<int64_t>(p.tensors.size());
+  int64_t at = len;
+  if (first.position)
+    at =
+        first.position->int_at(0) < 0 ? first.position->int_at(0) + len : first.position->int_at(0);
+  if (at < 0 || at > len) return false;
+  p.tensors.insert(p.tensors.begin() + at, *first.tensor);
+  if (p.source == SourceKind::empty) p.source = SourceKind::construct;
+  p.steps.erase(p.steps.begin());
+  return true;
+}
+
+bool apply(const Cut& c, Program& p) {
+  switch (c.kind) {
+    case Cut::Kind::step:
+      if (c.index >= p.steps.size()) return false;
+      p.steps.erase(p.steps.begin() + static_cast<std::ptrdiff_t>(c.index));
+      return true;
+    case Cut::Kind::fold:
+      return fold_first_insert(p);
+    case Cut::Kind::tensor:
+      if (c.index >= p.tensors.size() ||
+          (p.source == SourceKind::construct && p.tensors.size() == 1))
+        return false;
+      p.tensors.erase(p.tensors.begin() + static_cast<std::ptrdiff_t>(c.index));
+      return true;
+  }
+  return false;
+}
+
+// The bytes a program's model and inputs serialize to: two candidates with the same are one.
+std::string fingerprint(const Program& p) {
+  const BuiltProgram b = build(p);
+  std::string bytes = b.model->SerializeAsString();
+  for (const Value& v : b.inputs) bytes += value_to_bytes(v, TensorEncoding::raw_data);
+  return bytes;
+}
+
+}  // namespace
+
+Program Finder::cut_down(Program best, const std::string& kind, const std::string& op,
+                         Evaluation* last, size_t* evals, std::vector<Cut>* cuts) {
+  const size_t budget = options.max_shrink_evaluations;
+  // Each kind of cut in turn, the first candidate that still fails taken, until none does.
+  const auto try_cuts = [&](Cut::Kind kind_of_cut, size_t count) {
+    std::vector<Program> candidates;
+    std::vector<Cut> tried;
+    for (size_t i = 0; i < count; ++i) {
+      Program cand = best;
+      if (!apply(Cut{kind_of_cut, i}, cand)) continue;
+      candidates.push_back(std::move(cand));
+      tried.push_back(Cut{kind_of_cut, i});
+    }
+    const size_t i = first_failing(candidates, kind, op, last, evals);
+    if (i == candidates.size()) return false;
+    best = std::move(candidates[i]);
+    if (cuts) cuts->push_back(tried[i]);
+    return true;
+  };
+  while (*evals < budget &&
+         (try_cuts(Cut::Kind::step, best.steps.size()) || try_cuts(Cut::Kind::fold, 1) ||
+          try_cuts(Cut::Kind::tensor, best.tensors.size()))) {
+  }
+  return best;
+}
+
 Program Finder::shrink(const rc::Shrinkable<Program>& start, const std::string& kind,
                        const std::string& op, Evaluation* last) {
   const size_t budget = options.max_shrink_evaluations;
   rc::Shrinkable<Program> cur = start;
   size_t evals = 0;
+  // A crash or a hang costs a new worker for each candidate that still fails: the big cuts
+  // come first, so that fewer candidates fail. RapidCheck's shrinks then go on from the
+  // program as found with the same cuts made in each, and a candidate that the cuts make
+  // equal to the current program is not tried.
+  const bool dies = kind == "crash" || kind == "timeout";
+  if (dies) {
+    std::vector<Cut> cuts;
+    cut_down(start.value(), kind, op, last, &evals, &cuts);
+    if (!cuts.empty())
+      cur = rc::shrinkable::map(start, [cuts](Program q) {
+        for (const Cut& c : cuts) apply(c, q);
+        return q;
+      });
+  }
   for (bool improved = true; improved && evals < budget;) {
     improved = false;
     auto seq = cur.shrinks();
+    const std::string current = dies ? fingerprint(cur.value()) : std::string();
     // Windows of shrinks, within the budget; a shrink's value is drawn on this thread.
     for (bool more = true; more && !improved && evals < budget;) {
       std::vector<rc::Shrinkable<Program>> window;
+      std::vector<Program> candidates;
       while (window.size() < runtimes.size() && evals + window.size() < budget) {
         auto m = seq.next();
         if (!m) {
           more = false;
           break;
         }
+        Program value = m->value();
+        if (dies && fingerprint(value) == current) continue;
         window.push_back(std::move(*m));
+        candidates.push_back(std::move(value));
       }
-      std::vector<Program> candidates;
-      for (const auto& m : window) candidates.push_back(m.value());
       const size_t i = first_failing(candidates, kind, op, last, &evals);
       if (i < candidates.size()) {
         cur = window[i];
@@ -95,57 +190,7 @@ Program Finder::shrink(const rc::Shrinkable<Program>& start, const std::string& 
       }
     }
   }
-  Program best = cur.value();
-  for (bool again = true; again && evals < budget;) {
-    again = false;
-    std::vector<Program> without_step;
-    for (size_t i = 0; i < best.steps.size(); ++i) {
-      without_step.push_back(best);
-      without_step.back().steps.erase(without_step.back().steps.begin() +
-                                      static_cast<std::ptrdiff_t>(i));
-    }
-    if (const size_t i = first_failing(without_step, kind, op, last, &evals);
-        i < without_step.size()) {
-      best = std::move(without_step[i]);
-      again = true;
-      continue;
-    }
-    // A first step that inserts into the source sequence becomes one more tensor of the
-    // source (SequenceEmpty becomes SequenceConstruct): one node less, the same sequence.
-    if (!best.steps.empty() && best.steps[0].kind == StepKind::insert && best.steps[0].tensor &&
-        best.steps[0].tensor->dtype() == best.elem) {
-      const Step& first = best.steps[0];
-      const auto len = static_cast<int64_t>(best.tensors.size());
-      int64_t at = len;
-      if (first.position && first.position->element_count() == 1)
-        at = first.position->int_at(0) < 0 ? first.position->int_at(0) + len
-                                           : first.position->int_at(0);
-      if (at >= 0 && at <= len && (!first.position || first.position->element_count() == 1)) {
-        std::vector<Program> folded = {best};
-        Program& cand = folded.front();
-        cand.tensors.insert(cand.tensors.begin() + at, *first.tensor);
-        if (cand.source == SourceKind::empty) cand.source = SourceKind::construct;
-        cand.steps.erase(cand.steps.begin());
-        if (first_failing(folded, kind, op, last, &evals) == 0) {
-          best = std::move(cand);
-          again = true;
-          continue;
-        }
-      }
-    }
-    std::vector<Program> without_tensor;
-    for (size_t i = 0; i < best.tensors.size(); ++i) {
-      Program cand = best;
-      cand.tensors.erase(cand.tensors.begin() + static_cast<std::ptrdiff_t>(i));
-      if (cand.source == SourceKind::construct && cand.tensors.empty()) continue;
-      without_tensor.push_back(std::move(cand));
-    }
-    if (const size_t i = first_failing(without_tensor, kind, op, last, &evals);
-        i < without_tensor.size()) {
-      best = std::move(without_tensor[i]);
-      again = true;
-    }
-  }
+  const Program best = cut_down(cur.value(), kind, op, last, &evals, nullptr);
   // The final evaluation describes the shrunk program.
   ++result.shrink_evaluations;
   same_failure(best, kind, op, 0, last);

@@ -11,6 +11,14 @@
 
 namespace seqconf::difffuzz {
 
+// A cut shrinking makes by hand: a step removed, a first insert folded into the source, a
+// source tensor removed. Made in another program (a RapidCheck shrink of the one it was found
+// on), it does the same where it can, else nothing.
+struct Cut {
+  enum class Kind { step, fold, tensor } kind;
+  size_t index = 0;
+};
+
 // Shrinks a disagreement greedily: of the candidates of each step, the first in order that
 // still fails the same way is taken. Candidates are tried in windows of one per thread, in
 // parallel, and the first failing one of a window is taken, so the shrunk program, the final
@@ -37,9 +45,15 @@ struct Finder {
   // tries candidates.
   Program failing_prefix(const Program& p, const std::string& kind, std::string* op);
 
+  // Removal of single steps, folding of a first insert into the source, and removal of
+  // source tensors, greedily (the first candidate that still fails the same way), until none
+  // fails: the program it ends with, and in *cuts (when not null) the cuts made, in order.
+  Program cut_down(Program best, const std::string& kind, const std::string& op, Evaluation* last,
+                   size_t* evals, std::vector<Cut>* cuts);
+
   // RapidCheck shrinking (greedy: the first shrink that still fails the same way), then
-  // removal of single steps, folding of a first insert into the source, and removal of source
-  // tensors.
+  // cut_down. A crash or a hang is cut down first, and RapidCheck's shrinks go on with those
+  // cuts made.
   Program shrink(const rc::Shrinkable<Program>& start, const std::string& kind,
                  const std::string& op, Evaluation* last);
 };

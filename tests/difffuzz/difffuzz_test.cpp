@@ -151,6 +151,33 @@ TEST(DiffFuzz, EachDepartureIsOneFindingShrunkOnce) {
   EXPECT_LE(rejected, r.agree_rejected);
 }
 
+// A crash names no node: the node a crash's departure as found blames (the one the reference
+// rejects, else the last) changes from program to program. A crash is one departure per op it
+// happens in, and only its first program is shrunk.
+TEST(DiffFuzz, ACrashIsShrunkOncePerOp) {
+  const std::string id = "insert.crash_on_empty_sequence";
+  const auto rt = isolate_runtime(seeded::make_seeded_runtime(seeded::defect(id)));
+  FuzzOptions o;
+  o.seed = 1;
+  o.iterations = 80;
+  o.input_sets = 8;
+  o.runtime_spec = "seeded=" + id;
+  o.out = fresh_fuzz_dir("difffuzz-crash-once");
+  const auto r = run_campaign(*rt, o);
+  size_t crashes = 0;
+  for (const auto& f : r.findings) {
+    std::cout << f.id << " (" << f.occurrences << " programs): " << f.program << "\n";
+    if (f.kind != "crash") continue;
+    EXPECT_EQ(f.op, "SequenceInsert") << f.id;
+    EXPECT_LE(f.nodes, 2u) << f.program;
+    crashes += f.occurrences;
+  }
+  // Several crashing programs, one finding, one shrink.
+  EXPECT_GT(crashes, 5u);
+  EXPECT_EQ(r.findings.size(), 1u);
+  EXPECT_EQ(r.shrinks, r.findings.size());
+}
+
 TEST(DiffFuzz, SameSeedSameFindings) {
   auto run = [](const std::string& name, size_t jobs) {
     const auto broken =
