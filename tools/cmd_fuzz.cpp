@@ -212,8 +212,8 @@ int fuzz_command(const FuzzArgs& args) {
     std::cout << " " << op << " " << 100 * (it == r.agree_rejected_by_op.end() ? 0 : it->second) / n
               << "%";
   }
-  std::cout << "\nshrinking: " << r.shrink_seconds << " s of " << r.seconds << " s; "
-            << r.shrinks << " program(s) shrunk for " << r.findings.size() - r.unshrunk_departures
+  std::cout << "\nshrinking: " << r.shrink_seconds << " s of " << r.seconds << " s; " << r.shrinks
+            << " program(s) shrunk for " << r.findings.size() - r.unshrunk_departures
             << " departure(s)";
   std::cout << "\nreproduce: " << difffuzz::reproduce_command(o, r.programs) << "\n";
   try {
