@@ -249,10 +249,9 @@ FuzzFinding FindingBook::make(const Program& q, const Evaluation& last, size_t i
     f.status = Status::fail;
     f.reason = reason_from_name(f.kind).value_or(Reason::value_mismatch);
   }
-  std::string bytes = b.model->SerializeAsString();
-  for (const Value& v : b.inputs) bytes += value_to_bytes(v, TensorEncoding::raw_data);
   char hash[17];
-  std::snprintf(hash, sizeof hash, "%016llx", static_cast<unsigned long long>(fnv1a(bytes)));
+  std::snprintf(hash, sizeof hash, "%016llx",
+                static_cast<unsigned long long>(fnv1a(model_and_input_bytes(b))));
   const std::string h(hash, 8);
   f.id = "fuzz/" + f.op + "/kind=" + f.kind +
          (options_.make_oracle ? "/oracle=" + options_.oracle_id : std::string()) +
@@ -338,7 +337,6 @@ void FindingBook::add(size_t i, size_t input_set,
   // A departure the expectations list is not shrunk when the campaign says so.
   const bool shrink = unstable.empty() && !(options_.listed && options_.listed(raw));
   if (!shrink) ++result_.unshrunk_departures;
-  const double shrink_start = start;
   // Shrinking starts from that prefix: each candidate is cut to as many steps.
   const auto from_prefix = [&] {
     rc::Shrinkable<Program> s = shrinkable();
@@ -350,10 +348,10 @@ void FindingBook::add(size_t i, size_t input_set,
   };
   if (shrink) ++result_.shrinks;
   const Program shrunk = shrink ? finder_.shrink(from_prefix(), e.kind, e.op, &last) : p;
-  result_.shrink_seconds += elapsed_() - shrink_start;
+  result_.shrink_seconds += elapsed_() - start;
   FuzzFinding f = shrink || !unstable.empty() ? make(shrunk, last, i, input_set, found_after_s)
                                               : std::move(raw);
-  f.shrink_seconds = elapsed_() - shrink_start;
+  f.shrink_seconds = elapsed_() - start;
   // The op a disagreement is first blamed on may change while shrinking (a crash at prepare
   // names no node): one finding per departure after shrinking too.
   const std::string shrunk_key = departure_key(f);

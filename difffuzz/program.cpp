@@ -255,6 +255,12 @@ BuiltProgram build(const Program& p) {
   return std::move(b.out);
 }
 
+std::string model_and_input_bytes(const BuiltProgram& b) {
+  std::string bytes = b.model->SerializeAsString();
+  for (const Value& v : b.inputs) bytes += value_to_bytes(v, TensorEncoding::raw_data);
+  return bytes;
+}
+
 std::string describe(const Program& p) {
   std::ostringstream os;
   os << "elem=" << dtype_name(p.elem) << "; ";

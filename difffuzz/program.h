@@ -84,6 +84,10 @@ struct BuiltProgram {
 };
 BuiltProgram build(const Program& p);
 
+// Its model serialized, then each input's tensor bytes: what names a finding (its hash) and
+// tells two shrink candidates apart.
+std::string model_and_input_bytes(const BuiltProgram& b);
+
 // "seq_in = input seq(tensor(float))[3]; n0 SequenceInsert(position=int64 -1) ..." one line.
 std::string describe(const Program& p);
 

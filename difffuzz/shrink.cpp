@@ -7,7 +7,6 @@
 #include "difffuzz/evaluate.h"
 #include "difffuzz/parallel.h"
 #include "harness/compare.h"
-#include "reference/proto.h"
 
 namespace seqconf::difffuzz {
 
@@ -109,13 +108,8 @@ bool apply(const Cut& c, Program& p) {
   return false;
 }
 
-// The bytes a program's model and inputs serialize to: two candidates with the same are one.
-std::string fingerprint(const Program& p) {
-  const BuiltProgram b = build(p);
-  std::string bytes = b.model->SerializeAsString();
-  for (const Value& v : b.inputs) bytes += value_to_bytes(v, TensorEncoding::raw_data);
-  return bytes;
-}
+// Two candidates with the same model and inputs are one.
+std::string fingerprint(const Program& p) { return model_and_input_bytes(build(p)); }
 
 }  // namespace
 
