@@ -46,12 +46,25 @@ def load_backend(spec):
 
 # ---- protobuf <-> Python values, chosen by the declared type ------------------------------
 
+def tensor_to_array(t):
+    """A TensorProto as a numpy array; strings as an object array of the bytes themselves.
+
+    numpy_helper.to_array decodes strings as UTF-8 into numpy str, which drops trailing NUL
+    characters and cannot hold bytes that are not UTF-8; ONNX strings are bytes.
+    """
+    if t.data_type == onnx.TensorProto.STRING:
+        array = np.empty(len(t.string_data), dtype=object)
+        array[:] = list(t.string_data)
+        return array.reshape(tuple(t.dims))
+    return numpy_helper.to_array(t)
+
+
 def proto_to_value(data, type_proto):
     kind = type_proto.WhichOneof("value")
     if kind == "tensor_type":
         t = onnx.TensorProto()
         t.ParseFromString(data)
-        return numpy_helper.to_array(t)
+        return tensor_to_array(t)
     if kind == "sequence_type":
         s = onnx.SequenceProto()
         s.ParseFromString(data)
@@ -65,7 +78,7 @@ def proto_to_value(data, type_proto):
 
 def sequence_to_list(s):
     if s.elem_type == onnx.SequenceProto.TENSOR:
-        return [numpy_helper.to_array(t) for t in s.tensor_values]
+        return [tensor_to_array(t) for t in s.tensor_values]
     if s.elem_type == onnx.SequenceProto.SEQUENCE:
         return [sequence_to_list(x) for x in s.sequence_values]
     if s.elem_type == onnx.SequenceProto.OPTIONAL:
@@ -77,7 +90,7 @@ def sequence_to_list(s):
 
 def optional_to_value(o):
     if o.elem_type == onnx.OptionalProto.TENSOR:
-        return numpy_helper.to_array(o.tensor_value)
+        return tensor_to_array(o.tensor_value)
     if o.elem_type == onnx.OptionalProto.SEQUENCE:
         return sequence_to_list(o.sequence_value)
     if o.elem_type == onnx.OptionalProto.OPTIONAL:
@@ -95,9 +108,27 @@ def tensor_proto(value, name, elem_type=0):
         t.dims.extend(array.shape)
         t.raw_data = (np.ascontiguousarray(array).view(np.uint32) >> 16).astype("<u2").tobytes()
         return t
-    if array.dtype.kind == "U":  # Python str: ONNX strings are bytes
-        array = np.vectorize(lambda x: x.encode("utf-8"), otypes=[object])(array)
+    if array.dtype.kind in "OSU":
+        return string_tensor(array, name)
     return numpy_helper.from_array(array, name)
+
+
+def string_tensor(array, name):
+    """A string TensorProto holding each element's bytes as they are; str is written as UTF-8.
+
+    An object array of bytes keeps every byte. numpy's fixed-width arrays (dtype S or U) have
+    already dropped trailing NUL characters in the backend; nothing here can restore them.
+    """
+    t = onnx.TensorProto(name=name, data_type=onnx.TensorProto.STRING)
+    t.dims.extend(array.shape)
+    for x in array.flat:
+        if isinstance(x, bytes):
+            t.string_data.append(x)
+        elif isinstance(x, str):
+            t.string_data.append(x.encode("utf-8"))
+        else:
+            raise AdapterError("output %s: a %s in a string tensor" % (name, type(x).__name__))
+    return t
 
 
 def value_to_proto(value, type_proto, name):

@@ -94,7 +94,7 @@ function decodeTensor(buf) {
     else if (field === 2) t.dataType = Number(varint());
     else if (field === 4) packedOrOne(wire, f32, t.floats);
     else if (field === 5) packedOrOne(wire, () => Number(BigInt.asIntN(32, varint())), t.ints);
-    else if (field === 6) t.strings.push(bytes().toString('utf8'));
+    else if (field === 6) t.strings.push(bytes());
     else if (field === 7) packedOrOne(wire, () => BigInt.asIntN(64, varint()), t.i64);
     else if (field === 9) t.raw = bytes();
     else if (field === 10) packedOrOne(wire, f64, t.doubles);
@@ -108,6 +108,103 @@ function decodeTensor(buf) {
   return t;
 }
 
+// ---- Strings: which bytes the JavaScript API carries unchanged --------------------------
+//
+// ONNX strings are bytes; onnxruntime-web's are JavaScript strings. It copies an input string
+// into WebAssembly memory as NUL-terminated UTF-8 (stringToUTF8), and reads an output string
+// back with UTF8ToString, which stops at the first NUL and replaces bytes that are not UTF-8
+// with U+FFFD. So only NUL-free, valid UTF-8 strings cross it unchanged, either way.
+
+const strictUtf8 = new TextDecoder('utf-8', {fatal: true});
+
+// Why `bytes` cannot cross the JavaScript API unchanged, or null when it can.
+function stringLoss(bytes) {
+  if (bytes.includes(0)) return 'holds a NUL byte (onnxruntime-web cuts strings at the first NUL)';
+  try {
+    strictUtf8.decode(bytes);
+  } catch (e) {
+    return 'is not valid UTF-8 (onnxruntime-web passes strings as JavaScript strings, UTF-8 only)';
+  }
+  return null;
+}
+
+function quoted(bytes) {
+  return JSON.stringify(Buffer.from(bytes).toString('latin1'));
+}
+
+// The input string as onnxruntime-web takes it, or NotSupported when it would change.
+function carriedString(bytes) {
+  const loss = stringLoss(bytes);
+  if (loss) throw new NotSupported(`the input string ${quoted(bytes)} ${loss}`);
+  return bytes.toString('utf8');
+}
+
+// Protobuf fields of one message: [field number, wire type, value or bytes].
+function* fields(buf) {
+  const pos = {i: 0};
+  while (pos.i < buf.length) {
+    const key = Number(readVarint(buf, pos));
+    const field = key >> 3;
+    const wire = key & 7;
+    if (wire === 0) yield [field, wire, readVarint(buf, pos)];
+    else if (wire === 1) pos.i += 8;
+    else if (wire === 5) pos.i += 4;
+    else if (wire === 2) {
+      const n = Number(readVarint(buf, pos));
+      yield [field, wire, buf.subarray(pos.i, pos.i + n)];
+      pos.i += n;
+    } else throw new Error('unsupported wire type ' + wire);
+  }
+}
+
+// The first string held by the model (initializers, tensor attributes, subgraphs, functions)
+// that would come back changed from onnxruntime-web, with why; null when there is none.
+// ModelProto: graph 7, functions 25; GraphProto: node 1, initializer 5; FunctionProto: node 7;
+// NodeProto: attribute 5; AttributeProto: t 5, g 6, tensors 10, graphs 11; TensorProto:
+// string_data 6.
+function modelStringLoss(model) {
+  const tensor = (buf) => {
+    for (const [f, w, v] of fields(buf)) {
+      if (f !== 6 || w !== 2) continue;
+      const loss = stringLoss(v);
+      if (loss) return `the model's string ${quoted(v)} ${loss}`;
+    }
+    return null;
+  };
+  const node = (buf) => {
+    for (const [f, w, v] of fields(buf)) {
+      if (f !== 5 || w !== 2) continue;
+      for (const [af, aw, av] of fields(v)) {
+        if (aw !== 2) continue;
+        const loss = af === 5 || af === 10 ? tensor(av) : af === 6 || af === 11 ? graph(av) : null;
+        if (loss) return loss;
+      }
+    }
+    return null;
+  };
+  const graph = (buf) => {
+    for (const [f, w, v] of fields(buf)) {
+      if (w !== 2) continue;
+      const loss = f === 1 ? node(v) : f === 5 ? tensor(v) : null;
+      if (loss) return loss;
+    }
+    return null;
+  };
+  for (const [f, w, v] of fields(model)) {
+    if (w !== 2) continue;
+    if (f === 7) {
+      const loss = graph(v);
+      if (loss) return loss;
+    } else if (f === 25) {
+      for (const [ff, fw, fv] of fields(v)) {
+        const loss = ff === 7 && fw === 2 ? node(fv) : null;
+        if (loss) return loss;
+      }
+    }
+  }
+  return null;
+}
+
 function toOrtTensor(buf) {
   const t = decodeTensor(buf);
   const spec = TYPES[t.dataType];
@@ -115,7 +212,7 @@ function toOrtTensor(buf) {
   const [name, Arr, size] = spec;
   const dims = t.dims.map(Number);
   const count = dims.reduce((a, b) => a * b, 1);
-  if (name === 'string') return new ort.Tensor('string', t.strings, dims);
+  if (name === 'string') return new ort.Tensor('string', t.strings.map(carriedString), dims);
   let data;
   if (t.raw) {
     const copy = new Uint8Array(count * size);
@@ -179,8 +276,11 @@ async function handle(req) {
     cached = {model: null, session: null};
     cached.session = await ort.InferenceSession.create(modelBytes, {logSeverityLevel: 3});
     cached.model = modelBytes;
+    cached.stringLoss = modelStringLoss(modelBytes);
   }
   const session = cached.session;
+  // Output strings are read back through UTF8ToString: the model's own strings would return cut.
+  if (cached.stringLoss) throw new NotSupported(cached.stringLoss);
   if (req.inputs.length !== session.inputNames.length)
     throw new Error(`the model has ${session.inputNames.length} inputs, the request ${req.inputs.length}`);
   const feeds = {};
