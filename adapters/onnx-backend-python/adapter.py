@@ -9,7 +9,8 @@ Each request runs as Class.prepare(model).run(inputs), inputs in the order of th
 non-initializer inputs. Sequences are passed natively: a SequenceProto input becomes a Python
 list of numpy arrays, and a list (or tuple) the backend returns for a sequence output becomes a
 SequenceProto. An optional input is None or its value; None for an optional output is an empty
-OptionalProto.
+OptionalProto. Strings are object arrays of bytes, each as it is in the file (NULs and bytes
+that are not UTF-8 kept), and are written back the same way (str as UTF-8).
 
 Errors (see adapters/README.md): an exception raised by prepare() or run() is not_supported
 when it is a NotImplementedError or its message says "not supported" / "not implemented", and

@@ -19,7 +19,7 @@ dropped). Complex values lose it in each part.
 import os
 
 import numpy as np
-from onnx import numpy_helper
+from onnx import TensorProto, numpy_helper
 from onnx.backend.base import Backend, BackendRep
 
 __version__ = "0.1"
@@ -102,6 +102,16 @@ def split_to_sequence(x, split=None, axis=0, keepdims=1):
     return [np.take(x, range(bounds[k], bounds[k + 1]), axis=axis) for k in range(len(sizes))]
 
 
+def tensor_to_array(t):
+    """An initializer as numpy; strings as an object array of their bytes (numpy_helper would
+    decode them as UTF-8 into numpy str, dropping trailing NULs)."""
+    if t.data_type == TensorProto.STRING:
+        array = np.empty(len(t.string_data), dtype=object)
+        array[:] = list(t.string_data)
+        return array.reshape(tuple(t.dims))
+    return numpy_helper.to_array(t)
+
+
 def lossy(a, loss):
     """The array as a copy that loses what `loss` names (see the module's docstring)."""
     if isinstance(a, list):
@@ -141,8 +151,7 @@ class NumpyBackendRep(BackendRep):
                 raise NotImplementedError("operator %s is not supported" % node.op_type)
 
     def run(self, inputs, **kwargs):
-        env = {t.name: numpy_helper.to_array(t)
-               for t in self.graph.initializer}
+        env = {t.name: tensor_to_array(t) for t in self.graph.initializer}
         names = [i.name for i in self.graph.input if i.name not in env]
         env.update(zip(names, inputs))
         for node in self.graph.node:
