@@ -190,7 +190,8 @@ def python_adapter():
         check(list(got[4].tensor_value.string_data) == strings,
               "%s: optional: %r" % (what, list(got[4].tensor_value.string_data)))
         check([list(t.string_data) for t in got[5].sequence_value.tensor_values]
-              == [[s] for s in strings], "%s: optional sequence: %s" % (what, got[5]))
+              == [[s] for s in strings], "%s: optional sequence: %r" % (
+                  what, [list(t.string_data) for t in got[5].sequence_value.tensor_values]))
     adapter.close()
 
 
