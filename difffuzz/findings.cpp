@@ -285,69 +285,67 @@ void FindingBook::add(size_t i, size_t input_set,
                       const std::function<rc::Shrinkable<Program>()>& shrinkable, const Program& p,
                       const Evaluation& e) {
   const double found_after_s = elapsed_();
-  // The departure (operator, what the runtime did, spec clause) is known before shrinking: a
-  // departure is shrunk once, its first program; later ones only count, and replace its
-  // reproducer when they are smaller as they are.
-  FuzzFinding raw = make(p, e, i, input_set, found_after_s);
-  const std::string key = departure_key(raw);
+  // A crash or a hang names no node: the node its departure as found blames (the one the
+  // reference rejects, else the last) varies from program to program, and crashes in two
+  // operators may blame the same one. So it is placed before anything else: its departure is
+  // the op it happens in (the last step of the shortest prefix that fails the same way), and its
+  // program from then on that prefix. Its clause is not part of that key: shrinking keeps only
+  // that the program crashes (or hangs), and the clause of the program it ends with may differ.
+  const bool dies = e.kind == "crash" || e.kind == "timeout";
+  const double start = elapsed_();
+  Program placed = p;
+  Evaluation placed_e = e;
+  std::string key;
+  if (dies) {
+    std::string op;
+    placed = finder_.failing_prefix(p, e.kind, &op, &placed_e);
+    key = op + "|" + e.kind + "|in this op";
+  }
+  // Any other departure (operator, what the runtime did, spec clause) is known as found: a
+  // departure is shrunk once, its first program; later ones only count.
+  FuzzFinding raw = make(placed, placed_e, i, input_set, found_after_s);
+  if (!dies) key = departure_key(raw);
   if (auto it = by_departure_.find(key); it != by_departure_.end()) {
     FuzzFinding& f = result_.findings[it->second];
     ++f.occurrences;
-    if (raw.nodes < f.nodes) {
+    // A program of the same departure that is smaller as it is (placed) becomes its reproducer.
+    if (raw.nodes < f.nodes && departure_key(raw) == departure_key(f)) {
       if (!options_.out.empty()) std::filesystem::remove_all(options_.out / f.folder);
       raw.occurrences = f.occurrences;
       raw.first_iteration = f.first_iteration;
       raw.input_set = f.input_set;
       raw.found_after_s = f.found_after_s;
       raw.shrink_seconds = f.shrink_seconds;
-      write(raw, p, e);
+      write(raw, placed, placed_e);
       f = std::move(raw);
     }
+    if (dies) result_.shrink_seconds += elapsed_() - start;
     return;
   }
-  // A crash or a hang names no node: the node its departure as found blames (the one the
-  // reference rejects, else the last) varies from program to program. Before shrinking, it is
-  // one departure per op it happens in (the last step of the shortest prefix that fails the
-  // same way). Its clause is not part of that: shrinking keeps only that the program crashes
-  // (or hangs), and the clause of the program it ends with may differ.
-  const double start = elapsed_();
-  std::string site_key;
-  size_t prefix_steps = p.steps.size();
-  if (e.kind == "crash" || e.kind == "timeout") {
-    std::string op;
-    prefix_steps = finder_.failing_prefix(p, e.kind, &op).steps.size();
-    site_key = op + "|" + e.kind + "|in this op";
-    if (auto it = by_departure_.find(site_key); it != by_departure_.end()) {
-      ++result_.findings[it->second].occurrences;
-      by_departure_[key] = it->second;
-      result_.shrink_seconds += elapsed_() - start;
-      return;
-    }
-  }
-  Evaluation last = e;
+  Evaluation last = placed_e;
   // Against another runtime, outputs that differ may be one side's, run to run: such a
   // finding is kept as found, since shrinking needs a failure that repeats.
-  const std::string unstable = options_.make_oracle && e.reference.ok && e.found.ok
-                                   ? unstable_side(build(p), e, oracle_side_, runtime_, oracle_)
-                                   : std::string();
+  const std::string unstable =
+      options_.make_oracle && e.reference.ok && e.found.ok
+          ? unstable_side(build(placed), placed_e, oracle_side_, runtime_, oracle_)
+          : std::string();
   if (!unstable.empty()) {
     last.kind = "nondeterministic";
     last.message = unstable + " gives other outputs when it runs the program again; " + e.message;
   }
   // A departure the expectations list is not shrunk when the campaign says so.
   const bool shrink = unstable.empty() && !(options_.listed && options_.listed(raw));
-  if (!shrink) ++result_.unshrunk_departures;
-  // Shrinking starts from that prefix: each candidate is cut to as many steps.
+  // Shrinking starts from the placed program: each candidate is cut to as many steps.
   const auto from_prefix = [&] {
     rc::Shrinkable<Program> s = shrinkable();
-    if (prefix_steps == p.steps.size()) return s;
-    return rc::shrinkable::map(std::move(s), [n = prefix_steps](Program q) {
+    if (placed.steps.size() == p.steps.size()) return s;
+    return rc::shrinkable::map(std::move(s), [n = placed.steps.size()](Program q) {
       if (q.steps.size() > n) q.steps.resize(n);
       return q;
     });
   };
   if (shrink) ++result_.shrinks;
-  const Program shrunk = shrink ? finder_.shrink(from_prefix(), e.kind, e.op, &last) : p;
+  const Program shrunk = shrink ? finder_.shrink(from_prefix(), e.kind, e.op, &last) : placed;
   result_.shrink_seconds += elapsed_() - start;
   FuzzFinding f = shrink || !unstable.empty() ? make(shrunk, last, i, input_set, found_after_s)
                                               : std::move(raw);
@@ -358,12 +356,11 @@ void FindingBook::add(size_t i, size_t input_set,
   if (auto it = by_departure_.find(shrunk_key); it != by_departure_.end()) {
     ++result_.findings[it->second].occurrences;
     by_departure_[key] = it->second;
-    if (!site_key.empty()) by_departure_[site_key] = it->second;
     return;
   }
   write(f, shrunk, last);
+  if (!shrink) ++result_.unshrunk_departures;
   by_departure_[key] = result_.findings.size();
-  if (!site_key.empty()) by_departure_[site_key] = result_.findings.size();
   by_departure_[shrunk_key] = result_.findings.size();
   result_.findings.push_back(std::move(f));
 }

@@ -52,14 +52,15 @@ size_t Finder::first_failing(const std::vector<Program>& candidates, const std::
   return candidates.size();
 }
 
-Program Finder::failing_prefix(const Program& p, const std::string& kind, std::string* op) {
+Program Finder::failing_prefix(const Program& p, const std::string& kind, std::string* op,
+                               Evaluation* last) {
   std::vector<Program> prefixes;
   for (size_t n = 1; n < p.steps.size(); ++n) {
     prefixes.push_back(p);
     prefixes.back().steps.resize(n);
   }
   size_t evals = 0;
-  const size_t i = first_failing(prefixes, kind, std::string(), nullptr, &evals);
+  const size_t i = first_failing(prefixes, kind, std::string(), last, &evals);
   Program found = i < prefixes.size() ? std::move(prefixes[i]) : p;
   // The program's nodes run its steps in order: the last node is the last step's.
   const BuiltProgram b = build(found);

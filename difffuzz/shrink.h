@@ -40,10 +40,11 @@ struct Finder {
                        const std::string& op, Evaluation* last, size_t* evals);
 
   // A crash or a hang names no node. It happens in the last step of the shortest prefix of
-  // p's steps that still fails that way (p itself when none shorter does): that prefix, and
-  // in *op the op of its last step. Prefixes are tried shortest first, in windows as shrinking
-  // tries candidates.
-  Program failing_prefix(const Program& p, const std::string& kind, std::string* op);
+  // p's steps that still fails that way (p itself when none shorter does): that prefix, in *op
+  // the op of its last step, and in *last its evaluation (left as it is when p is the prefix).
+  // Prefixes are tried shortest first, in windows as shrinking tries candidates.
+  Program failing_prefix(const Program& p, const std::string& kind, std::string* op,
+                         Evaluation* last);
 
   // Removal of single steps, folding of a first insert into the source, and removal of
   // source tensors, greedily (the first candidate that still fails the same way), until none
