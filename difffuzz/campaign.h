@@ -192,8 +192,8 @@ struct FuzzResult {
   double seconds = 0;
   double shrink_seconds = 0;          // of seconds, spent shrinking findings
   std::vector<FuzzFinding> findings;  // in order of discovery, one per departure
-  // Departures kept as found, not shrunk: a side's outputs changed from run to run, or the
-  // expectations list them (FuzzOptions::listed).
+  // Findings kept as found, not shrunk (so at most findings.size()): a side's outputs changed
+  // from run to run, or the expectations list them (FuzzOptions::listed).
   size_t unshrunk_departures = 0;
   // Programs shrunk: the first of each departure, and one whose departure as found was new
   // but turned out known once shrunk.

@@ -141,6 +141,7 @@ TEST(CrashFindings, CrashesEndingAlikeAreCountedWhereTheyHappen) {
   EXPECT_EQ(occurrences_by_op(r), expected);
   ASSERT_EQ(r.findings.size(), 2u);
   EXPECT_EQ(r.shrinks, 2u);
+  EXPECT_EQ(r.unshrunk_departures, 0u);
   // Shrunk to SequenceEmpty and SequenceInsert; SequenceErase's to SequenceConstruct and
   // SequenceErase, then replaced by the third program's crashing prefix, SequenceErase of an
   // input sequence, which is smaller.
@@ -166,6 +167,7 @@ TEST(CrashFindings, AFindingKeptAsFoundIsPlaced) {
   EXPECT_EQ(occurrences_by_op(r), expected);
   ASSERT_EQ(r.findings.size(), 2u);
   EXPECT_EQ(r.shrinks, 0u);
+  EXPECT_EQ(r.unshrunk_departures, 2u);
   // SequenceEmpty and SequenceInsert: the first program's crashing prefix. The second's,
   // SequenceConstruct and SequenceErase, is replaced by the third's, SequenceErase of an input
   // sequence.
