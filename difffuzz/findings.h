@@ -1,8 +1,9 @@
 // Findings of a campaign, one per departure: a disagreement whose departure (operator, what the
-// runtime did, spec clause, as a conformance report groups cases) has a finding already counts
-// as one more occurrence of it, and becomes its reproducer when its program is smaller as it
-// is; the first of a departure is shrunk and made a new finding (FuzzFinding: its ID, fixture
-// folder, case.json and fixture files).
+// runtime did, spec clause, as a conformance report groups cases; for a crash or a hang, the
+// operator it is placed in) has a finding already counts as one more occurrence of it, and
+// becomes its reproducer when its program (placed) is smaller and of the same departure; the
+// first of a departure is shrunk and made a new finding (FuzzFinding: its ID, fixture folder,
+// case.json and fixture files).
 #pragma once
 
 #include <cstddef>
