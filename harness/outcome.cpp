@@ -18,6 +18,8 @@ std::string_view status_name(Status s) {
       return "crash";
     case Status::timeout:
       return "timeout";
+    case Status::not_judged:
+      return "not_judged";
     case Status::skipped:
       return "skipped";
   }
@@ -66,6 +68,9 @@ void Tally::add(const Outcome& o) {
     case Status::timeout:
       ++timed_out;
       break;
+    case Status::not_judged:
+      ++not_judged;
+      break;
     case Status::skipped:
       ++skipped;
       break;
@@ -77,7 +82,8 @@ void Tally::add(const Outcome& o) {
 Tally& Tally::operator+=(const Tally& o) {
   total += o.total, passed += o.passed, failed += o.failed, errored += o.errored;
   not_supported += o.not_supported, crashed += o.crashed, timed_out += o.timed_out;
-  skipped += o.skipped, findings += o.findings, ambiguities += o.ambiguities;
+  not_judged += o.not_judged, skipped += o.skipped, findings += o.findings;
+  ambiguities += o.ambiguities;
   return *this;
 }
 
@@ -92,7 +98,8 @@ std::string summary_line(const Tally& t, const std::string& runtime) {
   return terminal_safe(runtime) + ": " + n(t.total) + " cases: " + n(t.passed) + " pass, " +
          n(t.failed) + " fail, " + n(t.errored) + " error, " + n(t.not_supported) +
          " not_supported, " + n(t.crashed) + " crash, " + n(t.timed_out) + " timeout, " +
-         n(t.skipped) + " skipped; " + n(t.findings) + " static findings, " + n(t.ambiguities) +
+         (t.not_judged ? n(t.not_judged) + " not_judged, " : std::string()) + n(t.skipped) +
+         " skipped; " + n(t.findings) + " static findings, " + n(t.ambiguities) +
          " ambiguities met";
 }
 
@@ -133,6 +140,8 @@ std::string outcome_line(const Outcome& o) {
 std::string end_to_end_layer(Status runtime, const Judgement& exporter,
                              const Judgement& end_to_end) {
   if (end_to_end.status == Status::pass || end_to_end.status == Status::skipped) return {};
+  // Without the spec's meaning of the model neither side can be blamed.
+  if (runtime == Status::not_judged || exporter.status == Status::not_judged) return "undetermined";
   const bool exporter_departs = exporter.status != Status::pass;
   if (runtime == Status::pass) return exporter_departs ? "exporter" : "undetermined";
   return exporter_departs ? "runtime and exporter" : "runtime";

@@ -1,6 +1,7 @@
 // What happened when one case ran on one runtime. Cases -> runtime -> Outcome -> report.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -17,7 +18,11 @@ enum class Status {
   not_supported,  // the runtime lacks the op, version or type
   crash,          // the runtime died (signal) while running the case
   timeout,        // the runtime did not answer in time
-  skipped,        // not run (filtered, or the runtime is unavailable)
+  // The spec's meaning of the case is unknown: the reference, whose meaning an exported model's
+  // verdicts rest on, could not run it (an operator it lacks with no host to run it, a limit, a
+  // random draw). Neither a pass nor a departure, whatever the runtime did.
+  not_judged,
+  skipped,  // not run (filtered, or the runtime is unavailable)
 };
 std::string_view status_name(Status s);
 
@@ -51,6 +56,11 @@ std::string_view status_name(Status s);
   X(limit_exceeded, "the runtime's output is larger than the suite's size limit")        \
   /* error: the case itself */                                                           \
   X(load_error, "the case's files could not be loaded")                                  \
+  /* not_judged: what stopped the reference */                                           \
+  X(reference_not_supported, "the reference lacks an operator and no host runs it")      \
+  X(reference_limit, "the reference stopped at a size or work limit")                    \
+  X(nondeterministic, "the model draws random values: the spec determines no outputs")   \
+  X(host_rejected, "the host runtime refused or failed a node the reference delegated")  \
   /* a model-to-model tool in front of the runtime (runtimes/transform.h) */             \
   X(tool_failed, "the model-to-model tool refused or failed on a valid model")           \
   X(tool_crash, "the model-to-model tool's process died")                                \
@@ -182,10 +192,15 @@ struct Outcome {
   // The first memory error valgrind memcheck saw while the runtime prepared and ran the case
   // (seqconf run --memcheck); the outcome is then fail, memory_error.
   std::optional<MemoryError> memory_error;
+  // The nodes the reference ran on its host runtime for this case (the reference's meaning of an
+  // exported model, or the reference as the runtime under test): "MatMul-13" -> runs, and the
+  // host's name and version. Empty when nothing was delegated.
+  std::map<std::string, size_t> delegated;
+  std::string host;
   // The runtime matches the framework only because it departs from the spec.
   bool depends_on_departure() const {
     return exported && status != Status::pass && status != Status::skipped &&
-           exported->end_to_end.status == Status::pass;
+           status != Status::not_judged && exported->end_to_end.status == Status::pass;
   }
 };
 
@@ -194,7 +209,7 @@ struct Outcome {
 // table all count with it.
 struct Tally {
   int total = 0, passed = 0, failed = 0, errored = 0, not_supported = 0, crashed = 0, timed_out = 0,
-      skipped = 0;
+      not_judged = 0, skipped = 0;
   int findings = 0, ambiguities = 0;
   void add(const Outcome& o);
   Tally& operator+=(const Tally& other);

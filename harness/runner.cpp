@@ -100,10 +100,32 @@ void rejected(Outcome& o, const RunError& e, const std::optional<std::string>& e
 struct ExportedCase {
   ExportedVerdicts verdicts;
   // Per data set: the reference's rejection (its error code), else nullopt and its outputs in
-  // the LoadedCase.
+  // the LoadedCase; and the rejection's words.
   std::vector<std::optional<std::string>> spec_error;
+  std::vector<std::string> spec_message;
   std::vector<std::vector<Value>> framework_outputs;
+  // What kept the reference from giving the model's meaning (an operator it lacks with no host, a
+  // limit, a random draw, a host that failed): the case is then not judged, on every data set.
+  std::optional<Judgement> not_judged;
+  // The nodes the reference ran on its host, over every data set.
+  std::map<std::string, size_t> delegated;
 };
+
+// Whether a rejection by the reference is a gap of the reference rather than the spec's verdict
+// on the model or its inputs.
+std::optional<Reason> gap_of(const RunError& e) {
+  if (e.code.empty()) return Reason::internal;  // an exception, not a verdict
+  if (e.code == "not_supported" || e.code == "unsupported_type")
+    return Reason::reference_not_supported;
+  if (e.code == "limit_exceeded") return Reason::reference_limit;
+  if (e.code == "nondeterministic") return Reason::nondeterministic;
+  if (e.code == "host_rejected") return Reason::host_rejected;
+  return std::nullopt;
+}
+
+// Static errors: the model breaks the spec whatever its inputs (a node's type constraint, the
+// graph's structure), so a model rejected so on one data set is invalid on every one.
+bool static_rejection(const std::string& code) { return code == "invalid_model"; }
 
 std::string producer_text(const nlohmann::json& p) {
   if (!p.is_object() || !p.contains("exporter")) return {};
@@ -113,22 +135,40 @@ std::string producer_text(const nlohmann::json& p) {
   return s;
 }
 
-ExportedCase judge_exporter(const Case& c, LoadedCase& lc, bool strict) {
+ExportedCase judge_exporter(const Case& c, LoadedCase& lc, bool strict,
+                            const std::shared_ptr<const interp::HostKernel>& host) {
   ExportedCase ex;
   ex.verdicts.producer = producer_text(c.producer);
+  // Without a case.json the program is the folder's name, or its parent's in the layout
+  // <program>/opset=<N>/ that one program exported at several opsets gives.
+  const std::string folder = c.dir.filename().string();
   ex.verdicts.program = c.producer.is_object() && c.producer.contains("program")
                             ? c.producer.value("program", "")
-                            : c.dir.filename().string();
+                        : folder.rfind("opset=", 0) == 0 ? c.dir.parent_path().filename().string()
+                                                         : folder;
   ex.verdicts.exporter.status = Status::pass;
-  ReferenceRuntime reference(strict ? Policy::strict : Policy::lenient);
+  ReferenceRuntime reference(strict ? Policy::strict : Policy::lenient, nullptr, host);
   RunError prep_error;
+  // The first rejection: a gap of the reference, or the spec rejecting the model or its inputs.
   auto spec_rejects = [&](const std::string& where, const RunError& e) {
+    ex.spec_error.push_back(e.code);
+    ex.spec_message.push_back(e.message);
+    if (const std::optional<Reason> gap = gap_of(e)) {
+      if (!ex.not_judged)
+        ex.not_judged = Judgement{Status::not_judged, *gap,
+                                  where +
+                                      ": not judged: the reference cannot give the model's "
+                                      "meaning under the spec: " +
+                                      describe_error(e)};
+      return;
+    }
     Judgement& j = ex.verdicts.exporter;
     if (j.status != Status::pass) return;
     j.status = status_of(e.kind);
     j.reason = reason_of(e.kind);
-    j.message = where +
-                ": the framework runs the program; the spec (reference) rejects its model: " +
+    j.message = where + ": the framework runs the program; " +
+                (static_rejection(e.code) ? "the model is invalid under the spec: "
+                                          : "the spec (reference) rejects its inputs: ") +
                 describe_error(e);
   };
   std::unique_ptr<PreparedModel> prepared =
@@ -137,17 +177,17 @@ ExportedCase judge_exporter(const Case& c, LoadedCase& lc, bool strict) {
     ex.framework_outputs.push_back(std::move(ds.outputs));
     ds.outputs.clear();
     if (!prepared) {
-      ex.spec_error.push_back(prep_error.code.empty() ? "not_supported" : prep_error.code);
       spec_rejects("model.onnx", prep_error);
       continue;
     }
     RunResult r = prepared->run(ds.inputs);
+    for (const auto& [op, n] : r.delegated) ex.delegated[op] += n;
     if (!r.ok) {
-      ex.spec_error.push_back(r.error.code.empty() ? "not_supported" : r.error.code);
       spec_rejects(ds.name, r.error);
       continue;
     }
     ex.spec_error.push_back(std::nullopt);
+    ex.spec_message.emplace_back();
     ds.outputs = std::move(r.outputs);
     const Comparison cmp = compare_outputs(ex.framework_outputs.back(), ds.outputs, c.comparison);
     if (!cmp.ok && ex.verdicts.exporter.status == Status::pass)
@@ -157,6 +197,17 @@ ExportedCase judge_exporter(const Case& c, LoadedCase& lc, bool strict) {
                                   "framework: " +
                                   cmp.message};
   }
+  // Typing is static: a model invalid on one data set is invalid on all of them.
+  for (size_t k = 0; k < ex.spec_error.size(); ++k)
+    if (ex.spec_error[k] && static_rejection(*ex.spec_error[k])) {
+      const std::string code = *ex.spec_error[k], message = ex.spec_message[k];
+      for (size_t m = 0; m < ex.spec_error.size(); ++m) {
+        ex.spec_error[m] = code;
+        ex.spec_message[m] = message;
+      }
+      break;
+    }
+  if (ex.not_judged) ex.verdicts.exporter = *ex.not_judged;
   return ex;
 }
 
@@ -218,6 +269,14 @@ Outcome run_case(const Case& c, Runtime& runtime, const RunOptions& options,
       if (ex->verdicts.end_to_end.status == Status::skipped && o.status != Status::skipped &&
           o.reason != Reason::load_error)
         ex->verdicts.end_to_end.status = Status::pass;
+      // Not judged against the spec, whatever the runtime did; a crash or a hang stays one.
+      if (ex->not_judged && o.status != Status::crash && o.status != Status::timeout) {
+        o.status = Status::not_judged;
+        o.reason = ex->not_judged->reason;
+        o.message = ex->not_judged->message;
+      }
+      for (const auto& [op, n] : ex->delegated) o.delegated[op] += n;
+      if (!o.delegated.empty() && options.host) o.host = options.host->name;
       ex->verdicts.end_to_end_layer =
           end_to_end_layer(o.status, ex->verdicts.exporter, ex->verdicts.end_to_end);
       o.exported = std::move(ex->verdicts);
@@ -244,10 +303,10 @@ Outcome run_case(const Case& c, Runtime& runtime, const RunOptions& options,
         o.exported = ExportedVerdicts{};
         return finish();
       }
-    ex = judge_exporter(c, lc, options.strict);
+    ex = judge_exporter(c, lc, options.strict, options.host);
     // The model is must-reject under the spec when the reference rejects every data set.
-    if (std::all_of(ex->spec_error.begin(), ex->spec_error.end(),
-                    [](const auto& e) { return e.has_value(); }))
+    if (!ex->not_judged && std::all_of(ex->spec_error.begin(), ex->spec_error.end(),
+                                       [](const auto& e) { return e.has_value(); }))
       expected_code = ex->spec_error.front();
   }
   // What data set k must give: the case's expectation, or for an exported case the spec's.
@@ -295,6 +354,11 @@ Outcome run_case(const Case& c, Runtime& runtime, const RunOptions& options,
     for (auto& a : r.ambiguities)
       if (std::find(o.ambiguities.begin(), o.ambiguities.end(), a) == o.ambiguities.end())
         o.ambiguities.push_back(a);
+    if (!r.delegated.empty()) {
+      for (const auto& [op, n] : r.delegated) o.delegated[op] += n;
+      if (const auto* ref = dynamic_cast<const ReferenceRuntime*>(&runtime); ref && ref->host())
+        o.host = ref->host()->name;
+    }
     if (ex && ex->verdicts.end_to_end.status == Status::skipped) {
       if (!r.ok) {
         ex->verdicts.end_to_end = rejected_end_to_end(ds.name, r.error);
@@ -320,11 +384,15 @@ Outcome run_case(const Case& c, Runtime& runtime, const RunOptions& options,
       continue;
     }
     o.actual = summarize_values(r.outputs);
+    if (ex && ex->not_judged) continue;  // no meaning under the spec to hold the runtime to
     if (code) {
       o.status = Status::fail;
       o.reason = Reason::accepted_invalid;
-      o.message = ds.name + ": accepted an input that must be rejected with " + *code + "; gave " +
-                  o.actual;
+      o.message = ex && static_rejection(*code)
+                      ? ds.name + ": ran a model that is invalid under the spec (" +
+                            ex->spec_message[k] + "); gave " + o.actual
+                      : ds.name + ": accepted an input that must be rejected with " + *code +
+                            "; gave " + o.actual;
       decided = true;
       if (!ex) return finish();
       continue;

@@ -3,11 +3,13 @@
 #pragma once
 
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "cases/case.h"
 #include "harness/outcome.h"
+#include "reference/interpreter/interpreter.h"
 #include "runtimes/runtime.h"
 
 namespace seqconf {
@@ -22,6 +24,9 @@ struct RunOptions {
   // The largest tensor, in bytes, read or computed while the case runs (--max-tensor-bytes):
   // run_case installs it on its thread (reference/limits.h); 0: the default, 1 GiB.
   size_t max_tensor_bytes = 0;
+  // Runs the nodes the reference does not implement when the reference gives an exported
+  // model's meaning under the spec (runtimes/host.h); none: such a model is not judged.
+  std::shared_ptr<const interp::HostKernel> host;
 };
 
 // The status and the reason a runtime's error gives a case that the runtime should have run

@@ -2,6 +2,7 @@
 // every such place an evaluation passed through.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -12,7 +13,8 @@ namespace seqconf {
 
 namespace interp {
 struct KernelOverride;  // reference/interpreter/interpreter.h
-}
+struct HostKernel;      // reference/interpreter/interpreter.h
+}  // namespace interp
 
 // lenient: accept what ONNX's own fixtures and major runtimes accept where the spec is
 // ambiguous (recording an Ambiguity each time); strict: reject it with the strict error code.
@@ -49,6 +51,11 @@ struct Context {
   // Replaces the reference's kernel of some nodes: set only by a seeded-defect runtime
   // (runtimes/seeded/), which is the reference with one deliberate defect. Empty: the reference.
   std::shared_ptr<const interp::KernelOverride> kernel_override;
+  // Runs the nodes the reference does not implement (a model prepared with delegate = true);
+  // none: such a node is not_supported.
+  std::shared_ptr<const interp::HostKernel> host;
+  // The nodes this evaluation ran on the host: "MatMul-13" -> how many times.
+  std::map<std::string, size_t> delegated;
 
   void note(Ambiguity a) {
     for (const auto& x : ambiguities)

@@ -22,7 +22,7 @@ th{background:#f3f3f3}td.n{text-align:right;font-variant-numeric:tabular-nums}
 .banner.bad{background:#fde2e1;border:1px solid #e0a3a0}.banner.good{background:#e3f4e1;border:1px solid #9fcf99}
 .banner.warn{background:#fff4d6;border:1px solid #e3c567}
 .s-pass{background:#c8ecc3}.s-fail{background:#f6b5b0}.s-error{background:#f9d3a5}
-.s-not_supported{background:#d5dcea}.s-crash{background:#d99ad9}.s-timeout{background:#f5e38f}
+.s-not_supported{background:#d5dcea}.s-not_judged{background:#e4e4e4}.s-crash{background:#d99ad9}.s-timeout{background:#f5e38f}
 .s-skipped{background:#eee;color:#666}.s-none{background:#fff;color:#aaa}
 td.cell{text-align:center;min-width:4.5em;font-variant-numeric:tabular-nums}
 details.case{border:1px solid #ddd;border-radius:4px;margin:.25em 0;padding:.2em .6em}
@@ -69,6 +69,7 @@ void summary_table(std::ostringstream& h, const Summary& s) {
                                               {"not supported", s.not_supported},
                                               {"crashed", s.crashed},
                                               {"timed out", s.timed_out},
+                                              {"not judged", s.not_judged},
                                               {"skipped", s.skipped},
                                               {"expected failures", s.expected_failures},
                                               {"unexpected failures", s.unexpected_failures},
@@ -128,7 +129,7 @@ void matrix_table(std::ostringstream& h, const std::vector<MatrixCell>& matrix,
 void matrix_legend(std::ostringstream& h) {
   h << "<p>Cell: passed/total, coloured by the worst status in it: ";
   for (Status s : {Status::crash, Status::fail, Status::timeout, Status::error,
-                   Status::not_supported, Status::pass, Status::skipped})
+                   Status::not_supported, Status::pass, Status::not_judged, Status::skipped})
     h << html_status_tag(s);
   h << "</p>\n";
 }

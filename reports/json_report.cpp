@@ -96,6 +96,7 @@ json case_to_json(const CaseRecord& c) {
                          {"description", o.memory_error->description},
                          {"frames", o.memory_error->frames}};
   if (c.expectation) j["expectation"] = expectation_to_json(*c.expectation);
+  if (!o.delegated.empty()) j["delegated"] = {{"host", o.host}, {"ops", o.delegated}};
   if (o.exported) {
     j["exported"] = {{"producer", o.exported->producer},
                      {"program", o.exported->program},
@@ -118,6 +119,7 @@ json summary_to_json(const Summary& s) {
           {"not_supported", s.not_supported},
           {"crashed", s.crashed},
           {"timed_out", s.timed_out},
+          {"not_judged", s.not_judged},
           {"skipped", s.skipped},
           {"expected_failures", s.expected_failures},
           {"unexpected_failures", s.unexpected_failures},
@@ -312,6 +314,12 @@ CaseRecord case_from_json(const json& j, size_t index) {
     o.memory_error = std::move(m);
   }
   o.comparison = opt_string(j, "comparison");
+  if (const auto it = j.find("delegated"); it != j.end() && it->is_object()) {
+    o.host = it->value("host", std::string());
+    if (const auto ops = it->find("ops"); ops != it->end() && ops->is_object())
+      for (const auto& [op, n] : ops->items())
+        if (n.is_number_unsigned()) o.delegated[op] = n.get<size_t>();
+  }
   if (const auto it = j.find("expectation"); it != j.end() && !it->is_null())
     c.expectation = expectation_from_json(*it, where + ".expectation");
   if (const auto it = j.find("exported"); it != j.end() && !it->is_null()) {
@@ -422,6 +430,15 @@ json report_to_json(const Report& r) {
   // Derived from the cases like the rest; report_from_json recomputes them.
   j["departures"] = json::array();
   for (const auto& d : r.departures) j["departures"].push_back(departure_to_json(d));
+  if (!r.info.host.empty()) {
+    int cases = 0;
+    for (const auto& c : r.cases) cases += !c.outcome.delegated.empty();
+    j["delegation"] = {{"host", r.info.host},
+                       {"host_is_runtime_under_test",
+                        r.info.host == r.info.runtime_name + " " + r.info.runtime_version},
+                       {"cases", cases},
+                       {"ops", delegated_cases(r)}};
+  }
   if (r.exported.cases > 0) {
     j["summary"]["unexpected_exporter"] = r.summary.unexpected_exporter;
     const ExportedSummary& x = r.exported;
@@ -479,6 +496,8 @@ Report report_from_json(const json& j) {
   if (const auto it = j.find("merged_from"); it != j.end() && it->is_array())
     for (const auto& s : *it)
       if (s.is_string()) i.merged_from.push_back(s.get<std::string>());
+  if (const auto it = j.find("delegation"); it != j.end() && it->is_object())
+    i.host = it->value("host", std::string());
   const json& cases = need(j, "cases", "report");
   if (!cases.is_array()) throw Error(ErrorCode::invalid_argument, "report: cases is not a list");
   for (size_t k = 0; k < cases.size(); ++k) r.cases.push_back(case_from_json(cases[k], k));

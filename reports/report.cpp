@@ -41,6 +41,7 @@ int severity(Status s) {
       return 2;
     case Status::pass:
       return 1;
+    case Status::not_judged:
     case Status::skipped:
       return 0;
   }
@@ -71,7 +72,8 @@ std::optional<Verdict> verdict_from_key(std::string_view name) {
 }
 
 Verdict judge(Status status, const Expectation* expectation) {
-  if (status == Status::skipped) return Verdict::skipped;
+  // A case the suite could not judge is neither a pass nor a departure.
+  if (status == Status::skipped || status == Status::not_judged) return Verdict::skipped;
   if (status == Status::pass)
     return expectation && !expectation->accepts(Status::pass) ? Verdict::unexpected_pass
                                                               : Verdict::pass;
@@ -166,7 +168,8 @@ std::vector<Departure> exporter_departures_of(const Report& r) {
   for (const auto& c : r.cases) {
     const Outcome& o = c.outcome;
     if (!o.exported || o.exported->exporter.status == Status::pass ||
-        o.exported->exporter.status == Status::skipped)
+        o.exported->exporter.status == Status::skipped ||
+        o.exported->exporter.status == Status::not_judged)
       continue;
     const std::string clause = c.exporter_expectation && !c.exporter_expectation->clause.empty()
                                    ? c.exporter_expectation->clause
@@ -377,6 +380,8 @@ std::string departure_what(Status status, Reason reason) {
       return "pass";
     case Status::skipped:
       return "not run";
+    case Status::not_judged:
+      return "not judged";
     case Status::not_supported:
       return "not supported";
     case Status::crash:
@@ -435,6 +440,10 @@ std::string departure_what(Status status, Reason reason) {
     case Reason::tool_timeout:
     case Reason::tool_invalid_model:
     case Reason::tool_lost_type:
+    case Reason::reference_not_supported:
+    case Reason::reference_limit:
+    case Reason::nondeterministic:
+    case Reason::host_rejected:
     case Reason::none:
       break;
   }
@@ -451,7 +460,7 @@ std::vector<Departure> departures_of(const Report& r) {
   std::map<std::string, const CaseRecord*> smallest;  // departure id -> its smallest case
   for (const auto& c : r.cases) {
     const Outcome& o = c.outcome;
-    if (o.status == Status::pass) continue;
+    if (o.status == Status::pass || o.status == Status::not_judged) continue;
     // A runtime that does not support a case lacks a type or an operator, whatever sentence the
     // case checks: one departure per operator, its types listed, not one per clause. So does a
     // model-to-model tool that breaks the model: it never reached the sentence.
@@ -669,6 +678,44 @@ std::string departures_text(const Report& r, size_t max_rows) {
   }
   if (rows < r.departures.size())
     out += "... and " + std::to_string(r.departures.size() - rows) + " more\n";
+  return out;
+}
+
+std::map<std::string, int> delegated_cases(const Report& r) {
+  std::map<std::string, int> ops;
+  for (const auto& c : r.cases)
+    for (const auto& [op, n] : c.outcome.delegated) ++ops[op];
+  return ops;
+}
+
+std::string judging_text(const Report& r) {
+  std::string out;
+  std::map<Reason, std::vector<const Outcome*>> not_judged;
+  for (const auto& c : r.cases)
+    if (c.outcome.status == Status::not_judged) not_judged[c.outcome.reason].push_back(&c.outcome);
+  for (const auto& [reason, v] : not_judged)
+    out += "not judged [" + std::string(reason_name(reason)) + "]: " + std::to_string(v.size()) +
+           " case(s), the first " + v.front()->case_id + ": " + v.front()->message + "\n";
+  // By operator, its opsets together.
+  std::map<std::string, int> ops;
+  for (const auto& c : r.cases) {
+    std::set<std::string> names;
+    for (const auto& [op, n] : c.outcome.delegated) names.insert(op.substr(0, op.rfind('-')));
+    for (const auto& op : names) ++ops[op];
+  }
+  if (!ops.empty()) {
+    std::string list;
+    for (const auto& [op, n] : ops)
+      list += (list.empty() ? "" : ", ") + op + " (" + std::to_string(n) + ")";
+    int cases = 0;
+    for (const auto& c : r.cases) cases += !c.outcome.delegated.empty();
+    out += "host " + r.info.host + " ran the nodes the reference lacks in " +
+           std::to_string(cases) + " case(s): " + list + "\n";
+    if (r.info.host == r.info.runtime_name + " " + r.info.runtime_version)
+      out +=
+          "  the host is the runtime under test: the delegated operators' values are its own, "
+          "and are not judged\n";
+  }
   return out;
 }
 

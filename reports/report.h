@@ -23,9 +23,9 @@ namespace seqconf::reports {
 // The stable names of the statuses in reports and expectations files ("pass", "fail", ...).
 std::string_view status_key(Status s);
 std::optional<Status> status_from_key(std::string_view name);
-inline constexpr Status kAllStatuses[] = {Status::pass,          Status::fail,  Status::error,
-                                          Status::not_supported, Status::crash, Status::timeout,
-                                          Status::skipped};
+inline constexpr Status kAllStatuses[] = {Status::pass,          Status::fail,   Status::error,
+                                          Status::not_supported, Status::crash,  Status::timeout,
+                                          Status::not_judged,    Status::skipped};
 
 // How a case counts once the expectations are applied.
 enum class Verdict {
@@ -33,7 +33,7 @@ enum class Verdict {
   expected_failure,    // a non-pass whose status equals its expectation entry's
   unexpected_failure,  // any other non-pass (except skipped)
   unexpected_pass,     // passed although an entry expected a non-pass
-  skipped,             // not run; never counts against the run
+  skipped,             // not run, or not judged; never counts against the run
 };
 std::string_view verdict_key(Verdict v);
 std::optional<Verdict> verdict_from_key(std::string_view name);
@@ -173,6 +173,9 @@ struct RunInfo {
   std::string expectations_file;                      // empty: none applied
   std::string exporter_expectations_file;             // empty: none applied
   std::vector<std::string> merged_from;               // reports this one was merged from
+  // The reference's host runtime for the operators it lacks (runtimes/host.h): name and version;
+  // empty when the run had none.
+  std::string host;
 };
 
 struct Report {
@@ -232,6 +235,12 @@ std::string departures_text(const Report& report, size_t max_rows = 20);
 // The exported cases' three verdicts and the exporter's departures as a short table; empty
 // when the run has no exported case.
 std::string exported_text(const Report& report, size_t max_rows = 20);
+// What the suite could not judge (not_judged cases by reason, with their first case and message)
+// and what the reference ran on its host (operators, the cases that needed each, the host);
+// empty when neither happened.
+std::string judging_text(const Report& report);
+// The delegated operators of a report: "MatMul-13" -> the cases that ran it on the host.
+std::map<std::string, int> delegated_cases(const Report& report);
 
 // What an exporter departure is, from the exporter verdict: "model means other values",
 // "model is invalid under the spec", ...

@@ -16,14 +16,19 @@ namespace {
 class ReferencePrepared : public PreparedModel {
  public:
   ReferencePrepared(std::shared_ptr<const interp::InterpretedModel> model, Policy policy,
-                    std::shared_ptr<const interp::KernelOverride> kernel)
-      : model_(std::move(model)), policy_(policy), kernel_(std::move(kernel)) {}
+                    std::shared_ptr<const interp::KernelOverride> kernel,
+                    std::shared_ptr<const interp::HostKernel> host)
+      : model_(std::move(model)),
+        policy_(policy),
+        kernel_(std::move(kernel)),
+        host_(std::move(host)) {}
 
   RunResult run(const std::vector<Value>& inputs) override {
     RunResult r;
     Context ctx;
     ctx.policy = policy_;
     ctx.kernel_override = kernel_;
+    ctx.host = host_;
     try {
       r.outputs = model_->run(inputs, ctx);
       r.ok = true;
@@ -34,6 +39,7 @@ class ReferencePrepared : public PreparedModel {
       r.error.message = e.what();
     }
     r.ambiguities = std::move(ctx.ambiguities);
+    r.delegated = std::move(ctx.delegated);
     return r;
   }
 
@@ -41,6 +47,7 @@ class ReferencePrepared : public PreparedModel {
   std::shared_ptr<const interp::InterpretedModel> model_;
   Policy policy_;
   std::shared_ptr<const interp::KernelOverride> kernel_;
+  std::shared_ptr<const interp::HostKernel> host_;
 };
 
 // The last model this thread prepared, and what came of it. Preparing is the same for every
@@ -51,6 +58,7 @@ class ReferencePrepared : public PreparedModel {
 struct LastPrepared {
   std::weak_ptr<const onnx::ModelProto> model;
   size_t max_tensor_bytes = 0;
+  bool delegate = false;                                     // prepared with nodes kept for a host
   std::shared_ptr<const interp::InterpretedModel> prepared;  // null: rejected with `error`
   RunError error;
 };
@@ -60,8 +68,12 @@ thread_local LastPrepared last_prepared;
 
 RunError run_error_from(const Error& e) {
   RunError r;
-  r.kind = e.code() == ErrorCode::not_supported ? RunError::Kind::not_supported
-                                                : RunError::Kind::invalid_input;
+  // What the reference lacks (an operator, a host's answer, a determined result) is not a
+  // rejection of the model.
+  r.kind = e.code() == ErrorCode::not_supported || e.code() == ErrorCode::nondeterministic ||
+                   e.code() == ErrorCode::host_rejected
+               ? RunError::Kind::not_supported
+               : RunError::Kind::invalid_input;
   r.message = e.what();
   r.code = std::string(error_code_name(e.code()));
   return r;
@@ -70,7 +82,7 @@ RunError run_error_from(const Error& e) {
 std::string ReferenceRuntime::version() const { return SEQCONF_VERSION; }
 
 std::optional<WorkerRecipe> ReferenceRuntime::recipe() const {
-  if (kernel_) return std::nullopt;
+  if (kernel_ || host_) return std::nullopt;
   return WorkerRecipe{"reference", policy_ == Policy::strict ? "strict" : "lenient"};
 }
 
@@ -90,16 +102,19 @@ std::unique_ptr<PreparedModel> ReferenceRuntime::prepare(const std::filesystem::
 std::unique_ptr<PreparedModel> ReferenceRuntime::prepare_shared(
     const std::filesystem::path&, std::shared_ptr<const onnx::ModelProto> model, RunError* error) {
   LastPrepared& last = last_prepared;
-  if (last.model.lock() == model && last.max_tensor_bytes == max_tensor_bytes()) {
-    if (last.prepared) return std::make_unique<ReferencePrepared>(last.prepared, policy_, kernel_);
+  const bool delegate = host_ != nullptr;
+  if (last.model.lock() == model && last.max_tensor_bytes == max_tensor_bytes() &&
+      last.delegate == delegate) {
+    if (last.prepared)
+      return std::make_unique<ReferencePrepared>(last.prepared, policy_, kernel_, host_);
     if (error) *error = last.error;
     return nullptr;
   }
-  last = LastPrepared{model, max_tensor_bytes(), nullptr, {}};
+  last = LastPrepared{model, max_tensor_bytes(), delegate, nullptr, {}};
   try {
-    last.prepared =
-        std::make_shared<const interp::InterpretedModel>(interp::InterpretedModel::prepare(model));
-    return std::make_unique<ReferencePrepared>(last.prepared, policy_, kernel_);
+    last.prepared = std::make_shared<const interp::InterpretedModel>(
+        interp::InterpretedModel::prepare(model, delegate));
+    return std::make_unique<ReferencePrepared>(last.prepared, policy_, kernel_, host_);
   } catch (const Error& e) {
     last.error = run_error_from(e);
     if (error) *error = last.error;

@@ -67,7 +67,8 @@ std::unique_ptr<Runtime> make_runtime(const std::string& spec, const RuntimeOpti
     if (!arg.empty())
       throw Error(ErrorCode::invalid_argument,
                   "runtime 'reference' takes no argument, got '" + arg + "'");
-    return isolated(std::make_unique<ReferenceRuntime>(options.policy), options);
+    return isolated(std::make_unique<ReferenceRuntime>(options.policy, nullptr, options.host),
+                    options);
   }
   if (name == "seeded") {
     if (arg.empty())

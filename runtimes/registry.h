@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "reference/context.h"
+#include "reference/interpreter/interpreter.h"
 #include "runtimes/onnxruntime.h"
 #include "runtimes/runtime.h"
 
@@ -26,6 +27,8 @@ struct RuntimeOptions {
   // transform=TOOL,RUNTIME: where the tool's output models of the cases that did not pass are
   // kept (runtimes/transform.h); empty: kept nowhere.
   std::filesystem::path keep_models_dir;
+  // The reference's host runtime for the operators it does not implement (runtimes/host.h).
+  std::shared_ptr<const interp::HostKernel> host;
 };
 
 // spec: "reference", or "<name>=<argument>" for runtimes that need a library path or a

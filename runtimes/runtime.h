@@ -4,6 +4,7 @@
 #pragma once
 
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -43,6 +44,8 @@ struct RunResult {
   std::vector<Value> outputs;  // in the order of the graph's outputs
   RunError error;
   std::vector<Ambiguity> ambiguities;  // spec ambiguities met (the reference reports them)
+  // The nodes the reference ran on its host runtime (Context::delegated): "MatMul-13" -> count.
+  std::map<std::string, size_t> delegated;
 };
 
 // A prepared model with its inputs already in the runtime's own form (for ONNX Runtime:

@@ -16,6 +16,7 @@
 #include "reports/json_report.h"
 #include "reports/junit_report.h"
 #include "reports/output.h"
+#include "runtimes/host.h"
 #include "runtimes/isolated.h"
 #include "runtimes/memcheck.h"
 
@@ -144,22 +145,32 @@ SuiteResult run_suite(const RuntimeFactory& make_runtime, const SuiteOptions& op
     }
   }
 
+  RunOptions run = options.run;
+  if (!run.host && !options.no_host &&
+      std::any_of(cases.begin(), cases.end(), [](const Case& c) { return c.exported(); })) {
+    std::string why;
+    run.host = make_host(options.host, &why);
+    if (!run.host)
+      notes << "note: no host runtime for the operators the reference lacks (" << terminal_safe(why)
+            << "): exported models that use them are not judged\n";
+  }
+  if (run.host) info.host = run.host->name;
+
   Progress progress(cases.size(), log);
   std::mutex count_mutex;
   size_t finished = 0;
-  std::vector<std::optional<Outcome>> slots =
-      run_cases(cases, workers, options.run, [&](const Outcome& o) {
-        if (!options.quiet) {
-          if (o.status != Status::pass) progress.print(outcome_line(o));
-          progress.done(o.case_id);
-        }
-        std::lock_guard<std::mutex> lock(count_mutex);
-        if (++finished != options.stop_after) return;
-        if (options.stop_on_signals)
-          std::raise(SIGINT);  // through the handler, as a user's Ctrl-C
-        else
-          request_stop();
-      });
+  std::vector<std::optional<Outcome>> slots = run_cases(cases, workers, run, [&](const Outcome& o) {
+    if (!options.quiet) {
+      if (o.status != Status::pass) progress.print(outcome_line(o));
+      progress.done(o.case_id);
+    }
+    std::lock_guard<std::mutex> lock(count_mutex);
+    if (++finished != options.stop_after) return;
+    if (options.stop_on_signals)
+      std::raise(SIGINT);  // through the handler, as a user's Ctrl-C
+    else
+      request_stop();
+  });
   progress.finish();
 
   std::vector<Outcome> outcomes;
@@ -179,7 +190,7 @@ SuiteResult run_suite(const RuntimeFactory& make_runtime, const SuiteOptions& op
   // A signal during the attribution leaves departures unattributed: the run is incomplete too.
   bool attribution_interrupted = false;
   if (options.attribution && result.report.info.complete) {
-    attribute_departures(result.report, cases, *options.attribution, options.run, log);
+    attribute_departures(result.report, cases, *options.attribution, run, log);
     attribution_interrupted = stop_requested();
     if (attribution_interrupted) result.report.info.complete = false;
   }
@@ -187,6 +198,7 @@ SuiteResult run_suite(const RuntimeFactory& make_runtime, const SuiteOptions& op
   log << terminal_safe(reports::summary_text(result.report), true);
   log << terminal_safe(reports::departures_text(result.report), true);
   log << terminal_safe(reports::exported_text(result.report), true);
+  log << terminal_safe(reports::judging_text(result.report), true);
   if (expectations)
     log << s.expected_failures << " expected failure(s), " << s.unexpected_failures
         << " unexpected failure(s), " << s.unexpected_passes << " unexpected pass(es)\n";
@@ -252,6 +264,13 @@ void add_suite_options(CLI::App& app, SuiteOptions& o) {
   app.add_option("--corpus", o.corpus, "Generated corpus root")->capture_default_str();
   app.add_option("--filter", o.filters,
                  "Case id glob (* and ?; a plain id also selects its subtree); repeatable");
+  app.add_option("--host", o.host,
+                 "The runtime that runs, node by node, the operators the reference lacks when it "
+                 "gives an exported model's meaning (as --runtime spells it; default ONNX "
+                 "Runtime)");
+  app.add_flag("--no-host", o.no_host,
+               "No host runtime: an exported model that uses an operator the reference lacks "
+               "is not judged");
   app.add_flag("--strict", o.run.strict,
                "Strict policy: reject where the spec is ambiguous (reference), and use the "
                "strict expectations of ambiguous cases");

@@ -33,12 +33,12 @@ class App;
 namespace seqconf {
 
 struct SuiteOptions {
-  std::string source = "all";  // onnx-backend | corpus | exported | all
+  std::string source = "all";                            // onnx-backend | corpus | exported | all
   std::filesystem::path corpus = default_corpus_root();  // the generated corpus
   // Models an exporter wrote, with the framework's outputs (--exported).
   std::filesystem::path exported = default_exported_root();
-  std::filesystem::path onnx_testdata;                   // empty: default_onnx_testdata_root()
-  std::vector<std::string> filters;                      // case id globs; empty: every case
+  std::filesystem::path onnx_testdata;  // empty: default_onnx_testdata_root()
+  std::vector<std::string> filters;     // case id globs; empty: every case
   // onnx-backend: also every model whose ops the reference all implements (--onnx-all-ops).
   bool onnx_all_ops = false;
   std::string shard;                   // "I/N"; empty: every case
@@ -83,6 +83,11 @@ struct SuiteOptions {
   std::ostream* log = nullptr;    // non-passing outcomes, findings, the summary; null: std::cout
   std::ostream* notes = nullptr;  // notes about the run (a skipped source, ...); null: std::cerr
   bool quiet = false;             // write nothing to log or notes
+  // The reference's host for the operators it lacks, when it gives an exported model's meaning
+  // (runtimes/host.h): empty for ONNX Runtime (--host RUNTIME names another); no_host (--no-host)
+  // for none. Made once a run has exported cases, unless run.host is already set.
+  std::string host;
+  bool no_host = false;
 };
 
 struct SuiteResult {

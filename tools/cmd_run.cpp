@@ -2,6 +2,7 @@
 #include <iostream>
 
 #include "reference/error.h"
+#include "runtimes/host.h"
 #include "runtimes/registry.h"
 #include "suite/suite.h"
 #include "tools/command.h"
@@ -30,6 +31,17 @@ int run_command(const RunArgs& args) {
           std::filesystem::absolute(std::filesystem::path(report).replace_extension(".models"));
   SuiteOptions options = args.suite;
   options.runtime_spec = args.runtime;
+  // The reference's host (runtimes/host.h), made once: the reference under test runs with the
+  // same one as the reference that gives exported models' meaning.
+  if (!options.no_host && (options.source == "exported" || options.source == "all")) {
+    std::string why;
+    options.run.host = make_host(options.host, &why);
+    if (!options.run.host && !options.host.empty()) {
+      std::cerr << "seqconf run: --host " << options.host << ": " << why << "\n";
+      return kExitUsage;
+    }
+    ro.host = options.run.host;
+  }
   // ONNX Runtime's departures are attributed to its kernels, its graph optimizers or its loader.
   if (args.runtime.substr(0, args.runtime.find('=')) == "onnxruntime" && !args.no_attribution) {
     const auto eq = args.runtime.find('=');

@@ -86,7 +86,11 @@ const std::unordered_map<std::string, OpEntry>& op_table();
 struct PreparedNode {
   const onnx::NodeProto* node = nullptr;
   int64_t since = 0;
+  // Null for a node kept for the host (InterpretedModel::prepare with delegate): `missing` then
+  // says what the reference lacks, and `opsets` are the imports the host runs it under.
   const OpEntry* op = nullptr;
+  std::string missing;
+  const std::map<std::string, int64_t>* opsets = nullptr;
   const OperatorSignature* signature = nullptr;  // its row of the type table
   std::map<std::string, std::shared_ptr<const GraphProgram>> subgraphs;
 };
@@ -97,6 +101,7 @@ struct PreparedGraph {
   std::vector<PreparedNode> nodes;  // in execution order
   std::vector<std::pair<std::string, Value>> initializers;
   std::vector<std::string> free_names;
+  std::shared_ptr<const std::map<std::string, int64_t>> opsets;  // for delegated nodes
 };
 
 const Value* Scope::find(const std::string& name) const {
@@ -117,27 +122,41 @@ std::string node_label(const onnx::NodeProto& n, size_t index) {
 std::shared_ptr<const GraphProgram> prepare_graph(const onnx::GraphProto* graph,
                                                   std::shared_ptr<const void> owner,
                                                   const std::map<std::string, int64_t>& opsets,
-                                                  const std::set<std::string>& outer);
+                                                  const std::set<std::string>& outer,
+                                                  bool delegate);
 
 PreparedNode resolve_node(const onnx::NodeProto& n, size_t index,
-                          const std::map<std::string, int64_t>& opsets) {
+                          const std::map<std::string, int64_t>& opsets, bool delegate) {
   // The label names the node in errors only: built when one is thrown.
   auto label = [&] { return node_label(n, index); };
+  // What the reference lacks: with delegate (and no graph attribute, whose body the host could
+  // not see the enclosing graph from) the node is kept for the host, else not_supported.
+  auto lacks = [&](const std::string& what) {
+    bool has_graph = false;
+    for (const auto& a : n.attribute()) has_graph = has_graph || a.has_g() || a.graphs_size();
+    if (!delegate || has_graph) throw Error(ErrorCode::not_supported, what);
+    if (is_random_operator(n.op_type()) && n.op_type() != "Dropout")
+      throw Error(ErrorCode::nondeterministic,
+                  label() + ": " + n.op_type() +
+                      " draws random values; the spec determines no outputs for it");
+    PreparedNode pn;
+    pn.node = &n;
+    pn.missing = what;
+    return pn;
+  };
   const std::string domain = n.domain() == "ai.onnx" ? "" : n.domain();
   auto imp = opsets.find(domain);
   if (imp == opsets.end())
     throw Error(ErrorCode::invalid_model,
                 label() + ": domain '" + n.domain() + "' is not among the model's opset imports");
   if (!domain.empty())
-    throw Error(ErrorCode::not_supported, label() + ": domain '" + domain + "' (version " +
-                                              std::to_string(imp->second) +
-                                              ") is not implemented by the reference");
+    return lacks(label() + ": domain '" + domain + "' (version " + std::to_string(imp->second) +
+                 ") is not implemented by the reference");
   const int64_t v = imp->second;
   auto it = op_table().find(n.op_type());
   if (it == op_table().end())
-    throw Error(ErrorCode::not_supported, label() + ": operator " + n.op_type() + " (opset " +
-                                              std::to_string(v) +
-                                              ") is not implemented by the reference");
+    return lacks(label() + ": operator " + n.op_type() + " (opset " + std::to_string(v) +
+                 ") is not implemented by the reference");
   const OpEntry& e = it->second;
   int64_t since = 0;
   for (int64_t s : e.since)
@@ -148,20 +167,17 @@ PreparedNode resolve_node(const onnx::NodeProto& n, size_t index,
                                               " (it appears in opset " +
                                               std::to_string(e.since.front()) + ")");
   if (since < e.min_impl)
-    throw Error(ErrorCode::not_supported,
-                label() + ": " + n.op_type() + "-" + std::to_string(since) + " (opset " +
-                    std::to_string(v) + ") is not implemented by the reference (only from " +
-                    n.op_type() + "-" + std::to_string(e.min_impl) + ")");
+    return lacks(label() + ": " + n.op_type() + "-" + std::to_string(since) + " (opset " +
+                 std::to_string(v) + ") is not implemented by the reference (only from " +
+                 n.op_type() + "-" + std::to_string(e.min_impl) + ")");
   PreparedNode pn;
   pn.node = &n;
   pn.since = since;
   pn.op = &e;
   pn.signature = find_signature(n.op_type(), since);
   if (!pn.signature)
-    throw Error(ErrorCode::not_supported, label() + ": " + n.op_type() + "-" +
-                                              std::to_string(since) +
-                                              " has no row in the type table "
-                                              "(reference/interpreter/type_constraints.cpp)");
+    return lacks(label() + ": " + n.op_type() + "-" + std::to_string(since) +
+                 " has no row in the type table (reference/interpreter/type_constraints.cpp)");
   check_node_arity(*pn.signature, {n.input().begin(), n.input().end()},
                    static_cast<size_t>(n.output_size()), label);
   for (const auto& ga : e.graph_attrs) {
@@ -177,10 +193,12 @@ PreparedNode resolve_node(const onnx::NodeProto& n, size_t index,
 std::shared_ptr<const GraphProgram> prepare_graph(const onnx::GraphProto* graph,
                                                   std::shared_ptr<const void> owner,
                                                   const std::map<std::string, int64_t>& opsets,
-                                                  const std::set<std::string>& outer) {
+                                                  const std::set<std::string>& outer,
+                                                  bool delegate) {
   auto g = std::make_unique<PreparedGraph>();
   g->owner = owner;
   g->graph = graph;
+  g->opsets = std::make_shared<const std::map<std::string, int64_t>>(opsets);
   auto gname = [&] { return "graph '" + graph->name() + "'"; };
   // Names defined in this graph, and by whom (-1: input or initializer). The names live in the
   // proto.
@@ -227,7 +245,8 @@ std::shared_ptr<const GraphProgram> prepare_graph(const onnx::GraphProto* graph,
   for (int i = 0; i < n; ++i) {
     const auto& node = graph->node(i);
     auto label = [&] { return node_label(node, static_cast<size_t>(i)); };
-    PreparedNode pn = resolve_node(node, static_cast<size_t>(i), opsets);
+    PreparedNode pn = resolve_node(node, static_cast<size_t>(i), opsets, delegate);
+    pn.opsets = g->opsets.get();
     std::vector<std::string_view> reads(node.input().begin(), node.input().end());
     for (const auto& a : node.attribute()) {
       if (a.has_g()) {
@@ -235,7 +254,7 @@ std::shared_ptr<const GraphProgram> prepare_graph(const onnx::GraphProto* graph,
           visible = outer;
           for (const auto& [name, who] : producer) visible->emplace(name);
         }
-        auto sub = prepare_graph(&a.g(), owner, opsets, *visible);
+        auto sub = prepare_graph(&a.g(), owner, opsets, *visible, delegate);
         for (const auto& f : sub->free_names()) reads.push_back(f);
         pn.subgraphs[a.name()] = sub;
       } else if (a.graphs_size()) {
@@ -308,7 +327,7 @@ std::shared_ptr<const GraphProgram> GraphProgram::prepare(
     const std::vector<std::string>& outer_names) {
   auto copy = std::make_shared<const onnx::GraphProto>(graph);
   return prepare_graph(copy.get(), copy, opsets,
-                       std::set<std::string>(outer_names.begin(), outer_names.end()));
+                       std::set<std::string>(outer_names.begin(), outer_names.end()), false);
 }
 
 Value coerce_to_declared(const Value& v, const onnx::TypeProto& declared,
@@ -367,6 +386,43 @@ void charge_work(Context& ctx, size_t amount, const Where& where) {
                     "and writes; 16 x --max-tensor-bytes, at least 1 MiB)");
 }
 
+// Binds a node's outputs to its output names.
+template <class Label>
+void set_outputs(const onnx::NodeProto& node, std::vector<Value> out, Scope& scope,
+                 const Label& label) {
+  for (int j = 0; j < node.output_size(); ++j) {
+    const std::string& name = node.output(j);
+    if (name.empty()) continue;
+    if (static_cast<size_t>(j) >= out.size())
+      throw Error(ErrorCode::invalid_model, label() + " has no output " + std::to_string(j));
+    scope.set(name, std::move(out[static_cast<size_t>(j)]));
+  }
+}
+
+// A node the reference lacks, run alone on the host (Context::host), counted in
+// Context::delegated under its operator and the opset it runs at.
+std::vector<Value> run_on_host(const PreparedNode& pn, const Inputs& in, Context& ctx) {
+  const onnx::NodeProto& node = *pn.node;
+  if (!ctx.host)
+    throw Error(ErrorCode::not_supported, pn.missing + " (and no host runtime runs it)");
+  // Dropout: "training_mode ... If set to true then it indicates dropout is being used for
+  // training", when it draws its mask.
+  if (node.op_type() == "Dropout" && in.size() > 2 && in[2] && in[2]->is_tensor() &&
+      in[2]->tensor().dtype() == DataType::bool_ && in[2]->tensor().element_count() == 1 &&
+      in[2]->tensor().data<uint8_t>()[0] != 0)
+    throw Error(ErrorCode::nondeterministic,
+                node.op_type() +
+                    " in training mode draws random values; the spec determines no "
+                    "outputs for it");
+  const std::string domain = node.domain() == "ai.onnx" ? "" : node.domain();
+  const auto opset = pn.opsets->find(domain);
+  const std::string key = (domain.empty() ? "" : domain + ".") + node.op_type() + "-" +
+                          std::to_string(opset == pn.opsets->end() ? 0 : opset->second);
+  std::vector<Value> out = ctx.host->run(node, *pn.opsets, in);
+  ++ctx.delegated[key];
+  return out;
+}
+
 }  // namespace
 
 std::vector<Value> GraphProgram::run(const std::vector<Value>& inputs, const Scope* outer,
@@ -404,6 +460,10 @@ std::vector<Value> GraphProgram::run(const std::vector<Value>& inputs, const Sco
     for (const auto& v : in)
       if (v) in_work += value_work(*v);
     charge_work(ctx, in_work, [&] { return call.label(); });
+    if (!pn.op) {
+      set_outputs(node, run_on_host(pn, in, ctx), scope, [&] { return call.label(); });
+      continue;
+    }
     // The operator's type constraints at the version it runs: kinds and element types of every
     // value, each type parameter bound to one type.
     TypeBindings bindings;
@@ -420,13 +480,7 @@ std::vector<Value> GraphProgram::run(const std::vector<Value>& inputs, const Sco
     size_t out_work = 0;
     for (const auto& v : out) out_work += value_work(v);
     charge_work(ctx, out_work, [&] { return call.label(); });
-    for (int j = 0; j < node.output_size(); ++j) {
-      const std::string& name = node.output(j);
-      if (name.empty()) continue;
-      if (static_cast<size_t>(j) >= out.size())
-        throw Error(ErrorCode::invalid_model, call.label() + " has no output " + std::to_string(j));
-      scope.set(name, std::move(out[static_cast<size_t>(j)]));
-    }
+    set_outputs(node, std::move(out), scope, [&] { return call.label(); });
   }
   std::vector<Value> result;
   for (const auto& o : graph.output()) {
@@ -455,16 +509,17 @@ std::map<std::string, int64_t> model_opsets(const onnx::ModelProto& model) {
   return m;
 }
 
-InterpretedModel InterpretedModel::prepare(const onnx::ModelProto& model) {
-  return prepare(std::make_shared<const onnx::ModelProto>(model));
+InterpretedModel InterpretedModel::prepare(const onnx::ModelProto& model, bool delegate) {
+  return prepare(std::make_shared<const onnx::ModelProto>(model), delegate);
 }
 
-InterpretedModel InterpretedModel::prepare(std::shared_ptr<const onnx::ModelProto> model) {
+InterpretedModel InterpretedModel::prepare(std::shared_ptr<const onnx::ModelProto> model,
+                                           bool delegate) {
   InterpretedModel m;
   m.model_ = model;
   const auto opsets = model_opsets(*model);
   m.opset_ = opsets.at("");
-  m.program_ = prepare_graph(&model->graph(), model, opsets, {});
+  m.program_ = prepare_graph(&model->graph(), model, opsets, {}, delegate);
   std::set<std::string> inits;
   for (const auto& i : model->graph().initializer()) inits.insert(i.name());
   for (int i = 0; i < model->graph().input_size(); ++i) {
@@ -520,6 +575,13 @@ void collect_ops(const onnx::GraphProto& g, std::set<std::string>& out) {
   }
 }
 }  // namespace
+
+bool is_random_operator(const std::string& op_type) {
+  static const std::set<std::string> random = {
+      "RandomNormal", "RandomUniform", "RandomNormalLike", "RandomUniformLike",
+      "Bernoulli",    "Multinomial",   "Dropout"};
+  return random.count(op_type) > 0;
+}
 
 std::vector<std::string> ops_used(const onnx::GraphProto& graph) {
   std::set<std::string> s;

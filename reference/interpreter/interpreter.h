@@ -49,6 +49,24 @@ struct KernelOverride {
   std::function<std::optional<std::vector<Value>>(const NodeCall&)> run;
 };
 
+// A host runtime that runs, node by node, the operators the reference does not implement
+// (Context::host). The interpreter keeps running the graph (Loop, If, Scan and SequenceMap
+// bodies included) and every operator it implements; a node it lacks is run alone on the host
+// and its outputs flow on.
+struct HostKernel {
+  std::string name;  // the host runtime and its version: "onnxruntime 1.30.0"
+  // The outputs of `node` run alone on the host, under the model's opset imports. Throws
+  // Error(host_rejected) when the host refuses or fails the node.
+  std::function<std::vector<Value>(const onnx::NodeProto& node,
+                                   const std::map<std::string, int64_t>& opsets,
+                                   const std::vector<std::optional<Value>>& inputs)>
+      run;
+};
+
+// Operators whose outputs are random draws: the spec determines no outputs for them, so a model
+// that runs one is not judged, whoever could run it. Dropout draws only in training mode.
+bool is_random_operator(const std::string& op_type);
+
 // Highest opset of the default domain the reference knows.
 inline constexpr int64_t kMaxOpset = 24;
 
@@ -91,8 +109,13 @@ class GraphProgram {
 // A validated model. Inputs are the graph inputs that have no initializer, in graph order.
 class InterpretedModel {
  public:
-  static InterpretedModel prepare(const onnx::ModelProto& model);  // keeps a copy of the model
-  static InterpretedModel prepare(std::shared_ptr<const onnx::ModelProto> model);  // keeps this one
+  // delegate: a node whose operator (or version, or domain) the reference does not implement is
+  // kept for a host runtime (Context::host) instead of making the model not_supported; it is
+  // not_supported when it runs without a host. A node with a graph attribute is never delegated.
+  static InterpretedModel prepare(const onnx::ModelProto& model,
+                                  bool delegate = false);  // keeps a copy of the model
+  static InterpretedModel prepare(std::shared_ptr<const onnx::ModelProto> model,
+                                  bool delegate = false);  // keeps this one
 
   const std::vector<std::string>& input_names() const { return input_names_; }
   const std::vector<onnx::TypeProto>& input_types() const { return input_types_; }

@@ -10,6 +10,14 @@ PyTorch's outputs as the expected values:
     verdict is fail / shape_mismatch, and the reference's end-to-end verdict the same.
   - insert_then_cat: lst = list(x.split([1, 2], 0)); lst.insert(1, y); torch.cat(lst, 0). The
     model means what PyTorch computes: every verdict passes on the reference.
+  - dense_around_list: a list filled with relu(x @ w), x.sum(0) and ceil(x) % 3, then
+    concatenated: MatMul, Relu, ReduceSum, Ceil and Floor (torch.onnx writes a float % as
+    x - floor(x / 3) * 3), which the reference does not implement,
+    run on its host (ONNX Runtime). The model means what PyTorch computes: every verdict passes,
+    and the report names the delegated operators. With --no-host the case is not judged: never
+    a must-reject, never the exporter's departure.
+  - nonzero_rows: list(torch.nonzero(x).unbind(1)). NonZero runs on the host, and behind it the
+    exporter's unbind construct departs as in rows_of_wide: fail / shape_mismatch.
 
   unseen_models_test.py SEQCONF SCHEMA WORKDIR
 """
@@ -46,6 +54,20 @@ class InsertThenCat(torch.nn.Module):
         return torch.cat(lst, 0)
 
 
+class DenseAroundList(torch.nn.Module):
+    def forward(self, x: Tensor, w: Tensor) -> Tensor:
+        lst: List[Tensor] = []
+        lst.append(torch.relu(x @ w))
+        lst.append(x.sum(0, keepdim=True))
+        lst.append(torch.ceil(x) % 3)
+        return torch.cat(lst, 0)
+
+
+class NonzeroRows(torch.nn.Module):
+    def forward(self, x: Tensor) -> List[Tensor]:
+        return list(torch.nonzero(x).unbind(1))
+
+
 def write(name, module, inputs, input_names):
     folder = os.path.join(models, name)
     data = os.path.join(folder, "test_data_set_0")
@@ -70,6 +92,11 @@ write("rows_of_wide", RowsOfWide(),
 write("insert_then_cat", InsertThenCat(),
       [torch.arange(6, dtype=torch.float32).reshape(3, 2), torch.full((1, 2), -1.0)], ["x", "y"])
 
+write("dense_around_list", DenseAroundList(),
+      [torch.tensor([[0.5, -1.25], [2.0, 0.75]]), torch.tensor([[1.0, -2.0], [0.5, 3.0]])],
+      ["x", "w"])
+write("nonzero_rows", NonzeroRows(), [torch.tensor([[0.0, 1.0, 0.0], [2.0, 0.0, 3.0]])], ["x"])
+
 report = os.path.join(work, "report.json")
 p = subprocess.run([seqconf, "run", "--source", "exported", "--exported", models,
                     "--report", report], capture_output=True, text=True)
@@ -91,6 +118,8 @@ cases = {c["id"]: c for c in r["cases"]}
 expected = {
     "exported/rows_of_wide": ("fail", "shape_mismatch"),
     "exported/insert_then_cat": ("pass", ""),
+    "exported/dense_around_list": ("pass", ""),
+    "exported/nonzero_rows": ("fail", "shape_mismatch"),
 }
 for case_id, (status, reason) in expected.items():
     c = cases.get(case_id)
@@ -114,11 +143,37 @@ for case_id, (status, reason) in expected.items():
                         f"expected {status}")
     if status != "pass" and x["end_to_end_layer"] != "exporter":
         failures.append(f"{case_id}: end-to-end layer {x['end_to_end_layer']!r}, expected exporter")
-if r.get("exported", {}).get("cases") != 2:
+delegated = r.get("delegation", {}).get("ops", {})
+for op in ("MatMul-13", "Relu-13", "ReduceSum-13", "Ceil-13", "Floor-13", "NonZero-13"):
+    if op not in delegated:
+        failures.append(f"{op} is not among the delegated operators: {r.get('delegation')}")
+if cases.get("exported/dense_around_list", {}).get("comparison") != "tolerance rtol=0.001 atol=1e-07":
+    failures.append("dense_around_list computes: it compares within the tolerance")
+if cases.get("exported/insert_then_cat", {}).get("comparison") != "exact":
+    failures.append("insert_then_cat only moves values: it compares bit for bit")
+if r.get("exported", {}).get("cases") != 4:
     failures.append(f"the report's exported summary: {r.get('exported')}")
 # Without case.json the exporter departure is unlisted: the run says so with exit code 1.
 if p.returncode != 1:
     failures.append(f"exit code {p.returncode}, expected 1 (an unlisted exporter departure)")
+# Without a host the reference's gaps are not judged, never read as the spec's rejection.
+report_no_host = os.path.join(work, "report-no-host.json")
+subprocess.run([seqconf, "run", "--source", "exported", "--exported", models, "--no-host",
+                "--report", report_no_host], capture_output=True, text=True)
+with open(report_no_host) as f:
+    r = json.load(f)
+for c in r["cases"]:
+    gap = c["id"] in ("exported/dense_around_list", "exported/nonzero_rows")
+    if gap and (c["status"], c["reason"]) != ("not_judged", "reference_not_supported"):
+        failures.append(f"--no-host: {c['id']}: {c['status']}/{c['reason']}, expected "
+                        f"not_judged/reference_not_supported: {c['message']}")
+    if gap and c["exported"]["exporter"]["status"] != "not_judged":
+        failures.append(f"--no-host: {c['id']}: exporter verdict {c['exported']['exporter']}")
+if r["summary"].get("not_judged") != 2:
+    failures.append(f"--no-host: summary {r['summary']}")
+if any(i in ("exported/dense_around_list", "exported/nonzero_rows")
+       for d in r.get("exporter_departures", []) + r.get("departures", []) for i in d["cases"]):
+    failures.append("--no-host: a gap of the reference became an exporter departure")
 for f in failures:
     print("FAILED:", f)
 sys.exit(1 if failures else 0)

@@ -1,0 +1,24 @@
+// A host runtime for the reference: the nodes whose operators the reference does not implement
+// run alone on another runtime (ONNX Runtime by default), each as a model of one node, and their
+// outputs flow on through the reference's interpreter (interp::HostKernel).
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "reference/interpreter/interpreter.h"
+#include "runtimes/runtime.h"
+
+namespace seqconf {
+
+// The host kernel that runs each delegated node on `host` (prepared once per node, opset imports
+// and input types and shapes, then kept). Its name is the host's name and version. Calls are
+// serialised: one host serves every thread of a run.
+std::shared_ptr<const interp::HostKernel> make_host_kernel(std::shared_ptr<Runtime> host);
+
+// The host a run asks for: spec empty for ONNX Runtime from default_onnxruntime_library(), else a
+// runtime as --runtime spells it (runtimes/registry.h), made in this process. Null, with *why,
+// when it cannot be made.
+std::shared_ptr<const interp::HostKernel> make_host(const std::string& spec, std::string* why);
+
+}  // namespace seqconf

@@ -1,0 +1,292 @@
+// Exported models that mix the sequence operators with operators the reference does not
+// implement, in folders without case.json as a user brings them: a gap of the reference is never
+// the spec's verdict (not_judged), a host runs the operators it lacks, and typing is static. The
+// framework outputs are worked out by hand from each operator's definition.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "cases/case.h"
+#include "harness/runner.h"
+#include "reference/error.h"
+#include "reports/report.h"
+#include "runtimes/reference_runtime.h"
+#include "tests/support/interpreter_model_util.h"
+#include "tests/support/test_util.h"
+
+namespace seqconf::testing {
+namespace {
+
+namespace fs = std::filesystem;
+const auto F = DataType::float32;
+
+class TempDir {
+ public:
+  TempDir() {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    path_ = fs::temp_directory_path() / ("seqconf-" + std::to_string(::getpid()) + "-" +
+                                         info->test_suite_name() + "-" + info->name());
+    fs::remove_all(path_);
+    fs::create_directories(path_);
+  }
+  ~TempDir() { fs::remove_all(path_); }
+  const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+};
+
+void write(const fs::path& p, const std::string& bytes) {
+  fs::create_directories(p.parent_path());
+  std::ofstream(p, std::ios::binary) << bytes;
+}
+
+// <root>/<program>/opset=<N>/ with one data set per (inputs, framework outputs).
+Case write_exported(const fs::path& root, const std::string& program, const onnx::ModelProto& m,
+                    const std::vector<std::pair<std::vector<Value>, std::vector<Value>>>& sets) {
+  const fs::path dir = root / program / ("opset=" + std::to_string(m.opset_import(0).version()));
+  write(dir / "model.onnx", m.SerializeAsString());
+  for (size_t s = 0; s < sets.size(); ++s) {
+    const fs::path ds = dir / ("test_data_set_" + std::to_string(s));
+    for (size_t k = 0; k < sets[s].first.size(); ++k)
+      write(ds / ("input_" + std::to_string(k) + ".pb"),
+            value_to_bytes(sets[s].first[k], TensorEncoding::raw_data));
+    for (size_t k = 0; k < sets[s].second.size(); ++k)
+      write(ds / ("output_" + std::to_string(k) + ".pb"),
+            value_to_bytes(sets[s].second[k], TensorEncoding::raw_data));
+  }
+  const std::vector<Case> cases = load_exported(root);
+  for (const Case& c : cases)
+    if (c.dir == dir) return c;
+  ADD_FAILURE() << dir << " was not loaded";
+  return {};
+}
+
+// x -> Relu -> SequenceConstruct(relu, x) -> SequenceAt 0. Relu: "y = max(0, x)", applied
+// elementwise, so [-1.5, 0, 2.25] gives [0, 0, 2.25].
+onnx::ModelProto relu_then_sequence() {
+  return model(
+      14, graph("relu_seq",
+                {node("Relu", {"x"}, {"r"}, {}, ""), node("SequenceConstruct", {"r", "x"}, {"s"}),
+                 node("Constant", {}, {"zero"}, {tensor_attr("value", i64(0))}),
+                 node("SequenceAt", {"s", "zero"}, {"y"})},
+                {{"x", tensor_type(F)}}, {{"y", tensor_type(F)}}));
+}
+
+// A host that knows Relu only, computed here from its definition.
+std::shared_ptr<const interp::HostKernel> relu_host(int* calls) {
+  auto h = std::make_shared<interp::HostKernel>();
+  h->name = "test-host 1";
+  h->run = [calls](const onnx::NodeProto& n, const std::map<std::string, int64_t>&,
+                   const std::vector<std::optional<Value>>& in) -> std::vector<Value> {
+    if (n.op_type() != "Relu") throw Error(ErrorCode::host_rejected, "no " + n.op_type());
+    ++*calls;
+    const Tensor& x = in.at(0)->tensor();
+    std::vector<float> y;
+    for (size_t i = 0; i < x.element_count(); ++i) y.push_back(std::max(0.0f, x.data<float>()[i]));
+    return {Value(f32(x.shape(), y))};
+  };
+  return h;
+}
+
+Outcome run(const Case& c, Runtime& runtime, std::shared_ptr<const interp::HostKernel> host) {
+  RunOptions options;
+  options.static_checks = false;
+  options.host = std::move(host);
+  return run_case(c, runtime, options);
+}
+
+// With no host the reference cannot give the model's meaning: the case is not judged, neither a
+// must-reject for the runtime nor an exporter departure, whatever the runtime does.
+TEST(MixedOps, AGapOfTheReferenceIsNotJudged) {
+  TempDir tmp;
+  const Case c = write_exported(tmp.path(), "relu_list", relu_then_sequence(),
+                                {{{f32({3}, {-1.5f, 0, 2.25f})}, {f32({3}, {0, 0, 2.25f})}}});
+  int calls = 0;
+  // The runtime under test runs the model (the reference with a host): it must not be told it
+  // "accepted an input that must be rejected".
+  ReferenceRuntime runs_it(Policy::lenient, nullptr, relu_host(&calls));
+  const Outcome o = run(c, runs_it, nullptr);
+  EXPECT_EQ(o.status, Status::not_judged) << o.message;
+  EXPECT_EQ(o.reason, Reason::reference_not_supported);
+  EXPECT_NE(o.message.find("Relu"), std::string::npos) << o.message;
+  ASSERT_TRUE(o.exported);
+  EXPECT_EQ(o.exported->exporter.status, Status::not_judged);
+  EXPECT_EQ(o.exported->end_to_end.status, Status::pass);  // the runtime matches the framework
+  EXPECT_FALSE(o.depends_on_departure());
+  const reports::Report r = reports::make_report({}, {o}, nullptr);
+  EXPECT_EQ(r.summary.not_judged, 1);
+  EXPECT_TRUE(r.departures.empty());
+  EXPECT_TRUE(r.exporter_departures.empty());
+  EXPECT_EQ(reports::exit_code(r), 0);
+  // A runtime that rejects it is not charged either.
+  ReferenceRuntime lacks_it;
+  EXPECT_EQ(run(c, lacks_it, nullptr).status, Status::not_judged);
+}
+
+// With a host the reference keeps running the graph and the host runs the Relu: the case is
+// judged, and the report says what was delegated, how often, and to whom.
+TEST(MixedOps, AHostRunsTheOperatorTheReferenceLacks) {
+  TempDir tmp;
+  const Case c = write_exported(tmp.path(), "relu_list", relu_then_sequence(),
+                                {{{f32({3}, {-1.5f, 0, 2.25f})}, {f32({3}, {0, 0, 2.25f})}}});
+  EXPECT_EQ(c.comparison.name(), "tolerance rtol=0.001 atol=1e-07");  // Relu computes
+  int calls = 0;
+  ReferenceRuntime reference(Policy::lenient, nullptr, relu_host(&calls));
+  const Outcome o = run(c, reference, relu_host(&calls));
+  EXPECT_EQ(o.status, Status::pass) << o.message;
+  ASSERT_TRUE(o.exported);
+  EXPECT_EQ(o.exported->exporter.status, Status::pass) << o.exported->exporter.message;
+  EXPECT_EQ(o.delegated.at("Relu-14"), 2u);  // once for the spec's meaning, once under test
+  EXPECT_EQ(o.host, "test-host 1");
+  EXPECT_EQ(calls, 2);
+}
+
+// A host whose Relu is wrong makes the exporter verdict fail: the host's values are used, not
+// ignored (the host is trusted for what it runs, and the report names it).
+TEST(MixedOps, TheHostsValuesFlowOn) {
+  TempDir tmp;
+  const Case c = write_exported(tmp.path(), "relu_list", relu_then_sequence(),
+                                {{{f32({3}, {-1.5f, 0, 2.25f})}, {f32({3}, {0, 0, 2.25f})}}});
+  auto wrong = std::make_shared<interp::HostKernel>();
+  wrong->name = "wrong-host 0";
+  wrong->run = [](const onnx::NodeProto&, const std::map<std::string, int64_t>&,
+                  const std::vector<std::optional<Value>>& in) -> std::vector<Value> {
+    return {*in.at(0)};  // identity, not Relu
+  };
+  ReferenceRuntime reference;
+  const Outcome o = run(c, reference, wrong);
+  ASSERT_TRUE(o.exported);
+  EXPECT_EQ(o.exported->exporter.status, Status::fail);
+  EXPECT_EQ(o.exported->exporter.reason, Reason::value_mismatch);
+}
+
+// RandomNormal: "Generate a tensor with random values drawn from a normal distribution": the spec
+// determines no outputs, so the model is not judged even with a host.
+TEST(MixedOps, RandomDrawsAreNotJudged) {
+  TempDir tmp;
+  const onnx::ModelProto m = model(
+      14,
+      graph("rand",
+            {node("RandomNormal", {}, {"r"}, {ints_attr("shape", {2})}),
+             node("SequenceConstruct", {"r", "x"}, {"s"}), node("SequenceLength", {"s"}, {"y"})},
+            {{"x", tensor_type(F)}}, {{"y", tensor_type(DataType::int64)}}));
+  const Case c = write_exported(tmp.path(), "rand_list", m, {{{f32({2}, {1, 2})}, {i64(2)}}});
+  int calls = 0;
+  ReferenceRuntime reference;
+  const Outcome o = run(c, reference, relu_host(&calls));
+  EXPECT_EQ(o.status, Status::not_judged) << o.message;
+  EXPECT_EQ(o.reason, Reason::nondeterministic);
+  EXPECT_EQ(calls, 0);
+}
+
+// A runtime that rejects every model when it loads it.
+class RefusesToLoad : public Runtime {
+ public:
+  std::string name() const override { return "refuses"; }
+  std::string version() const override { return "1"; }
+  std::unique_ptr<PreparedModel> prepare(const fs::path&, const onnx::ModelProto&,
+                                         RunError* error) override {
+    error->kind = RunError::Kind::invalid_input;
+    error->message = "Type Error: Type (seq(tensor(float))) of input parameter of Identity";
+    return nullptr;
+  }
+};
+
+// Identity-13's type constraint V is "All Tensor types"; Identity-14 adds sequences. A model whose
+// If takes, on data set 0, a branch that passes a sequence through Identity-13, and on data set 1
+// the other branch, is invalid under the spec on both: a runtime that refuses to load it is right
+// on both, and a runtime that runs it ran an invalid model.
+TEST(MixedOps, ValidityIsStatic) {
+  TempDir tmp;
+  const auto seq_of_x = [](const std::string& g, const std::string& op) {
+    std::vector<onnx::NodeProto> nodes = {node("SequenceConstruct", {"x"}, {g + "_s"})};
+    if (op == "Identity")
+      nodes.push_back(node("Identity", {g + "_s"}, {g + "_out"}));
+    else
+      nodes.push_back(node("SequenceInsert", {g + "_s", "x"}, {g + "_out"}));
+    return graph(g, nodes, {}, {{g + "_out", seq_type(F)}});
+  };
+  const onnx::ModelProto m =
+      model(13, graph("if_identity",
+                      {node("If", {"c"}, {"s"},
+                            {graph_attr("then_branch", seq_of_x("then", "Identity")),
+                             graph_attr("else_branch", seq_of_x("else", "SequenceInsert"))}),
+                       node("SequenceLength", {"s"}, {"y"})},
+                      {{"c", tensor_type(DataType::bool_)}, {"x", tensor_type(F)}},
+                      {{"y", tensor_type(DataType::int64)}}));
+  const auto b = [](bool v) { return Tensor::from_values<DataType::bool_>({}, {v}); };
+  const Value x = f32({1}, {4});
+  // The framework: a list of x (then), or of x twice (else).
+  const Case c = write_exported(tmp.path(), "if_identity", m,
+                                {{{b(true), x}, {i64(1)}}, {{b(false), x}, {i64(2)}}});
+  // A runtime that refuses to load the model is right on both data sets.
+  RefusesToLoad refuses;
+  const Outcome o = run(c, refuses, nullptr);
+  EXPECT_EQ(o.status, Status::pass) << o.message;
+  EXPECT_EQ(o.expected, "error invalid_model");
+  ASSERT_TRUE(o.exported);
+  EXPECT_EQ(o.exported->exporter.status, Status::error);
+  EXPECT_NE(o.exported->exporter.message.find("the model is invalid under the spec"),
+            std::string::npos)
+      << o.exported->exporter.message;
+  EXPECT_NE(o.exported->exporter.message.find("Identity"), std::string::npos);
+}
+
+// The one comparison table decides a folder without case.json: a model that only moves values
+// compares bit for bit (a -0.0 turned into +0.0 departs), one with a computing operator within
+// the tolerance.
+TEST(MixedOps, FoldersWithoutCaseJsonUseTheOneTable) {
+  TempDir tmp;
+  const onnx::ModelProto moves =
+      model(14, graph("moves",
+                      {node("SequenceConstruct", {"x"}, {"s"}),
+                       node("Constant", {}, {"zero"}, {tensor_attr("value", i64(0))}),
+                       node("SequenceAt", {"s", "zero"}, {"y"})},
+                      {{"x", tensor_type(F)}}, {{"y", tensor_type(F)}}));
+  const Case c =
+      write_exported(tmp.path(), "moves", moves, {{{f32({2}, {-0.0f, 1})}, {f32({2}, {0, 1})}}});
+  EXPECT_EQ(c.comparison.name(), "exact");
+  ReferenceRuntime reference;
+  const Outcome o = run(c, reference, nullptr);
+  ASSERT_TRUE(o.exported);
+  // The model's meaning keeps -0.0; the framework's +0.0 differs in its bits.
+  EXPECT_EQ(o.exported->exporter.reason, Reason::zero_sign_changed) << o.exported->exporter.message;
+}
+
+}  // namespace
+}  // namespace seqconf::testing
+
+namespace seqconf::testing {
+namespace {
+
+// Two models of one runtime departure: on program a the runtime matches the framework only
+// through the departure (end to end passes), on program b it departs and is wrong end to end
+// anyway. Only a depends on the departure.
+TEST(MixedOps, DependsOnCountsOnlyProgramsTheDepartureMakesRight) {
+  auto departing = [](const std::string& program, Status end_to_end) {
+    Outcome o;
+    o.case_id = "exported/" + program + "/opset=13";
+    o.source = "exported";
+    o.op = "SplitToSequence";
+    o.status = Status::fail;
+    o.reason = Reason::shape_mismatch;
+    o.message = "test_data_set_0: output 0: expected shape [1,4], got [4]";
+    o.exported = ExportedVerdicts{};
+    o.exported->program = program;
+    o.exported->exporter = {Status::fail, Reason::shape_mismatch, "the model means [1,4]"};
+    o.exported->end_to_end = {end_to_end, Reason::none, ""};
+    return o;
+  };
+  const reports::Report r = reports::make_report(
+      {}, {departing("a", Status::pass), departing("b", Status::fail)}, nullptr);
+  ASSERT_EQ(r.departures.size(), 1u);
+  EXPECT_EQ(r.departures.front().case_ids.size(), 2u);
+  EXPECT_EQ(r.departures.front().depending_programs, std::vector<std::string>{"a"});
+  EXPECT_EQ(r.exported.depending, 1);
+}
+
+}  // namespace
+}  // namespace seqconf::testing
