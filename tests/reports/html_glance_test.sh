@@ -5,11 +5,15 @@
 #   (b) no count, version or id is broken across lines: every numeric cell (td.n, td.cell) and
 #       every element marked .nb is on one line;
 #   (c) each row of a departures table (tr[data-departure]) is one line high, at most two line
-#       heights, with its details closed.
-#   html_glance_test.sh SEQCONF CORPUS WORKDIR   a report with departures, and the index page:
-#       ONNX Runtime on the SequenceAt corpus and the exported models when it is installed
-#       (attribution evidence, end-to-end and exporter departures), else a seeded runtime on the
-#       whole corpus
+#       heights, with its details closed;
+#   (d) a page whose file name holds "exported" shows the exported-models section: the three
+#       verdicts (table#exported) and rows in both the end-to-end and the exporter departures
+#       tables, measured by (b) and (c) like the others.
+#   html_glance_test.sh SEQCONF CORPUS WORKDIR   a report with departures, the reference on the
+#       exported models (exported-reference.html, whether or not ONNX Runtime is installed) and
+#       the index page: ONNX Runtime on the SequenceAt corpus and the exported models when it is
+#       installed (attribution evidence, end-to-end and exporter departures), else a seeded
+#       runtime on the whole corpus
 #   html_glance_test.sh --pages PAGE.html...     those pages only
 # Exit 77 (ctest SKIP_RETURN_CODE) when chromium is not installed.
 set -euo pipefail
@@ -28,7 +32,13 @@ else
   seqconf="$(realpath "$1")" corpus="$(realpath "$2")" work="$3"
   rm -rf "$work" && mkdir -p "$work"
   cd "$work"
-  if "$seqconf" runtimes 2>/dev/null | grep -q '^onnxruntime	'; then
+  # The exporter's departures are judged on the reference: the exported-models section is on
+  # this page with or without ONNX Runtime.
+  "$seqconf" run --runtime reference --source exported -j 2 --report exported-reference.json \
+    --html exported-reference.html >/dev/null || true
+  pages+=("$work/exported-reference.html")
+  # `seqconf runtimes` lists ONNX Runtime as "unavailable" when its library does not load.
+  if "$seqconf" runtimes 2>/dev/null | awk -F'\t' '$1 == "onnxruntime" && $2 != "unavailable" { ok = 1 } END { exit !ok }'; then
     "$seqconf" run --runtime onnxruntime --source corpus --corpus "$corpus" -j 2 \
       --filter 'corpus/SequenceAt/*' --report ort.json --html ort.html >/dev/null || true
     "$seqconf" run --runtime onnxruntime --source exported -j 2 --report exported.json \
@@ -102,9 +112,20 @@ read -r -d '' measure <<'EOF' || true
     }
   }
   if (tall > 20) out.push("FAIL (c) ... and " + (tall - 20) + " more rows too high");
+  let exported = "";
+  if (window.glanceExported) {
+    const verdicts = document.querySelectorAll("table#exported tr[data-verdict]").length;
+    const endToEnd = document.querySelectorAll("#end-to-end-departures tr[data-departure]").length;
+    const exporter = document.querySelectorAll("#exporter-departures tr[data-departure]").length;
+    if (verdicts != 3 || !endToEnd || !exporter)
+      out.push("FAIL (d) the exported-models section has " + verdicts + " of 3 verdicts, " +
+               endToEnd + " end-to-end and " + exporter + " exporter departure rows");
+    exported = "; exported models: " + verdicts + " verdicts, " + endToEnd + " end-to-end and " +
+               exporter + " exporter departure rows";
+  }
   out.push((out.length ? "measured: " : "ok: ") + root.scrollWidth + " px within " + root.clientWidth + " px; " + lines +
            " numbers and ids, " + broken + " broken; " + rows + " departure rows, " + tall +
-           " higher than two lines");
+           " higher than two lines" + exported);
   const pre = document.createElement("pre");
   pre.id = "glance";
   pre.textContent = out.join("\n");
@@ -119,11 +140,15 @@ for page in "${pages[@]}"; do
   [[ -s "$page" ]] || { echo "FAIL: $name was not written"; status=1; continue; }
   measured="$work/glance-$name"
   python3 - "$page" "$measured" "$measure" <<'EOF'
+import os
 import sys
 page, out, script = sys.argv[1:4]
 text = open(page, encoding="utf-8").read()
 at = text.rfind("</body>")
-open(out, "w", encoding="utf-8").write(text[:at] + script + text[at:])
+# (d) applies to the pages named for the exported models.
+flag = "<script>window.glanceExported = %s;</script>" % (
+    "true" if "exported" in os.path.basename(page) else "false")
+open(out, "w", encoding="utf-8").write(text[:at] + flag + script + text[at:])
 EOF
   dom="$(timeout 120 "$chromium_bin" --headless --no-sandbox --disable-gpu --disable-quic \
     --no-first-run --disable-background-networking --disable-component-update --disable-sync \
