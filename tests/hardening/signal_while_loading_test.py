@@ -9,10 +9,10 @@ moment is three times as late: a signal before main() has installed its handlers
 program.
 
 At least one signal must come while the cases load, and this is seen, not assumed: inotify
-watches the case folders of FOLDER, and right after the signal is sent the test opens a file of
-its own in a watched folder. A case.json (read while the cases load, not while they run) that
-the run opens after that mark was read after the signal; such a run must end interrupted with no
-case run. One signal is sent as soon as the run has opened its first case.json, whatever the
+watches the case folders of a copy of FOLDER that only these runs read, and right after the
+signal is sent the test opens a file of its own in a watched folder. A case.json (read while the
+cases load, not while they run) that the run opens after that mark was read after the signal;
+such a run must end interrupted with no case run. One signal is sent as soon as the run has opened its first case.json, whatever the
 machine's speed, and must find case.json files opened both before and after it.
 
   signal_while_loading_test.py SEQCONF SCHEMA WORKDIR SOURCE FOLDER [seqconf run options...]
@@ -29,10 +29,23 @@ import sys
 import threading
 import time
 
-seqconf, schema_path, work, source, folder = sys.argv[1:6]
-extra = ["--" + source, folder, *sys.argv[6:]]
+seqconf, schema_path, work, source, fixtures = sys.argv[1:6]
 shutil.rmtree(work, ignore_errors=True)
 os.makedirs(work)
+
+
+def link_or_copy(src, dst):
+    try:
+        os.link(src, dst)
+    except OSError:
+        shutil.copy2(src, dst)
+
+
+# The run reads a copy of its own (hard links where the file system allows): inotify cannot tell
+# who opened a file, and other tests read the fixtures at the same time.
+folder = os.path.join(work, "cases")
+shutil.copytree(fixtures, folder, copy_function=link_or_copy)
+extra = ["--" + source, folder, *sys.argv[6:]]
 
 IN_OPEN, IN_Q_OVERFLOW, IN_ISDIR = 0x20, 0x4000, 0x40000000
 # Read while the cases are selected and loaded, and not again while they run (model.onnx is).
