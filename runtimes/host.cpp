@@ -107,6 +107,26 @@ std::shared_ptr<const interp::HostKernel> make_host_kernel(std::shared_ptr<Runti
   return kernel;
 }
 
+std::shared_ptr<const interp::HostKernel> make_lazy_default_host() {
+  struct Lazy {
+    std::once_flag once;
+    std::shared_ptr<const interp::HostKernel> host;
+    std::string why;
+  };
+  auto lazy = std::make_shared<Lazy>();
+  auto kernel = std::make_shared<interp::HostKernel>();
+  kernel->name = "onnxruntime (" + default_onnxruntime_library().string() + ")";
+  kernel->run = [lazy](const onnx::NodeProto& node, const std::map<std::string, int64_t>& opsets,
+                       const std::vector<std::optional<Value>>& inputs) {
+    std::call_once(lazy->once, [&] { lazy->host = make_host("", &lazy->why); });
+    if (!lazy->host)
+      throw Error(ErrorCode::host_rejected,
+                  node.op_type() + ": no host runtime runs it: " + lazy->why);
+    return lazy->host->run(node, opsets, inputs);
+  };
+  return kernel;
+}
+
 std::shared_ptr<const interp::HostKernel> make_host(const std::string& spec, std::string* why) {
   try {
     std::shared_ptr<Runtime> runtime = spec.empty()

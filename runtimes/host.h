@@ -21,4 +21,8 @@ std::shared_ptr<const interp::HostKernel> make_host_kernel(std::shared_ptr<Runti
 // when it cannot be made.
 std::shared_ptr<const interp::HostKernel> make_host(const std::string& spec, std::string* why);
 
+// The default host, opened when a node is first delegated (a worker process or a seeded runtime
+// that may never need one); a node it cannot run is host_rejected with the reason.
+std::shared_ptr<const interp::HostKernel> make_lazy_default_host();
+
 }  // namespace seqconf

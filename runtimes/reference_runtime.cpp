@@ -3,6 +3,7 @@
 #include "reference/error.h"
 #include "reference/interpreter/interpreter.h"
 #include "reference/limits.h"
+#include "runtimes/host.h"
 #include "runtimes/isolated.h"
 
 #ifndef SEQCONF_VERSION
@@ -82,14 +83,15 @@ RunError run_error_from(const Error& e) {
 std::string ReferenceRuntime::version() const { return SEQCONF_VERSION; }
 
 std::optional<WorkerRecipe> ReferenceRuntime::recipe() const {
-  if (kernel_ || host_) return std::nullopt;
+  // A worker makes the default host (runtimes/host.h) for itself.
+  if (kernel_) return std::nullopt;
   return WorkerRecipe{"reference", policy_ == Policy::strict ? "strict" : "lenient"};
 }
 
 namespace {
 const WorkerKind kReferenceWorker("reference", [](const std::string& policy) {
-  return serve_runtime(
-      std::make_shared<ReferenceRuntime>(policy == "strict" ? Policy::strict : Policy::lenient));
+  return serve_runtime(std::make_shared<ReferenceRuntime>(
+      policy == "strict" ? Policy::strict : Policy::lenient, nullptr, make_lazy_default_host()));
 });
 }  // namespace
 

@@ -526,7 +526,12 @@ class TransformRuntime : public Runtime {
       *error = tool_error(kind, tool_ + ": " + message);
       return nullptr;
     }
-    const fs::path kept = dir_ / (model_path.parent_path().filename().string() + ".onnx");
+    // Named for the case's folder; an exported model's folder is <program>/opset=<N>, whose last
+    // part alone many programs share.
+    const fs::path folder = model_path.parent_path();
+    std::string name = folder.filename().string();
+    if (name.rfind("opset=", 0) == 0) name = folder.parent_path().filename().string() + "_" + name;
+    const fs::path kept = dir_ / (name + ".onnx");
     {
       std::ofstream f(kept, std::ios::binary);
       f << output;

@@ -7,6 +7,7 @@
 #include "cases/case.h"
 #include "difffuzz/campaign.h"
 #include "reference/error.h"
+#include "runtimes/host.h"
 #include "runtimes/isolated.h"
 #include "runtimes/reference_runtime.h"
 #include "runtimes/seeded/seeded.h"
@@ -73,11 +74,16 @@ Result run(const Options& options) {
     throw Error(ErrorCode::invalid_argument, "no seeded defect matches the --defects given");
 
   Result result;
-  const SuiteOptions so = suite_options(options);
+  SuiteOptions so = suite_options(options);
+  // The host that runs the operators the reference lacks (exported models), for the reference
+  // and for each seeded runtime alike.
+  so.run.host = make_host("", nullptr);
   // The cases the reference passes: only those can tell a defect.
   std::set<std::string> reference_passes;
   {
-    const SuiteResult ref = run_suite([] { return std::make_unique<ReferenceRuntime>(); }, so);
+    const SuiteResult ref = run_suite(
+        [&] { return std::make_unique<ReferenceRuntime>(Policy::lenient, nullptr, so.run.host); },
+        so);
     result.reference_cases = ref.report.cases.size();
     for (const auto& c : ref.report.cases)
       if (c.outcome.status == Status::pass) reference_passes.insert(c.outcome.case_id);

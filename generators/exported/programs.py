@@ -424,6 +424,83 @@ class SumOverList(torch.nn.Module):
 
 
 # ----------------------------------------------------------------------------------------------
+# lists among the dense operators exporters emit around them (MatMul, Gemm, Relu, Softmax,
+# ReduceSum, Transpose, NonZero, Where, TopK, Mod): the reference runs those on its host runtime
+
+class MatmulReluAppend(torch.nn.Module):
+    def forward(self, x: Tensor, w: Tensor) -> List[Tensor]:
+        out: List[Tensor] = []
+        h = x
+        for i in range(2):
+            h = torch.relu(h @ w)
+            out.append(h)
+        return out
+
+
+class LinearPerChunk(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = torch.nn.Linear(3, 2)
+        with torch.no_grad():
+            self.fc.weight.copy_(torch.tensor([[0.5, -1.0, 0.25], [1.5, 0.0, -0.5]]))
+            self.fc.bias.copy_(torch.tensor([0.125, -0.25]))
+
+    def forward(self, x: Tensor) -> Tensor:
+        return torch.cat([self.fc(t) for t in x.chunk(2, 0)], 1)
+
+
+class SoftmaxSplit(torch.nn.Module):
+    def forward(self, x: Tensor) -> List[Tensor]:
+        return list(torch.softmax(x, 1).split([1, 2], 1))
+
+
+class SumEachRow(torch.nn.Module):
+    def forward(self, x: Tensor) -> Tensor:
+        sums: List[Tensor] = []
+        for t in x.split(1, 0):
+            sums.append(t.sum(1))
+        return torch.stack(sums, 0)
+
+
+class NonzeroTransposedList(torch.nn.Module):
+    def forward(self, x: Tensor) -> List[Tensor]:
+        idx = torch.nonzero(x)
+        out: List[Tensor] = [idx]
+        out.append(idx.t())
+        return out
+
+
+class WhereTopkInsert(torch.nn.Module):
+    def forward(self, x: Tensor) -> Tensor:
+        lst: List[Tensor] = [torch.topk(x, 2, 1)[0]]
+        lst.insert(0, torch.where(x > 2.0, x, -x))
+        return torch.cat(lst, 1)
+
+
+class ModInLoop(torch.nn.Module):
+    def forward(self, x: Tensor) -> List[Tensor]:
+        out: List[Tensor] = []
+        for i in range(3):
+            out.append(x % (i + 2))
+        return out
+
+
+def matmul_inputs(dtype):
+    x = torch.tensor([[0.5, -1.25, 2.0], [1.0, 0.75, -0.5]], dtype=dtype)
+    w = torch.tensor([[1.0, -0.5, 0.25], [0.5, 2.0, -1.0], [-0.75, 0.25, 1.5]], dtype=dtype)
+    return [(x, w)]
+
+
+def signed(*shapes):
+    """One input x of each shape: ramp values shifted to have negatives, zeros and positives."""
+
+    def make(dtype):
+        return [(ramp(s, dtype) - 2,) for s in shapes]
+
+    return make
+
+
+# ----------------------------------------------------------------------------------------------
 # The catalog
 
 @dataclass
@@ -548,6 +625,23 @@ def _catalog():
         one((0, 3), (2, 3)), ["x"], ["out"], dynamic_axes={"x": rows})
     add("stack_zero_size_elems", "torch.stack(lst, 1) of two [0, 3] tensors appended in a loop",
         StackAxis1, one((2, 0, 3)), ["x"], ["y"])
+
+    # among dense operators
+    add("matmul_relu_append", "out.append(relu(h @ w)) in a loop (MatMul, Relu)", MatmulReluAppend,
+        matmul_inputs, ["x", "w"], ["out"], computes=True)
+    add("linear_per_chunk", "torch.cat([fc(t) for t in x.chunk(2, 0)], 1) with an nn.Linear",
+        LinearPerChunk, one((4, 3)), ["x"], ["y"], computes=True)
+    add("softmax_split", "list(softmax(x, 1).split([1, 2], 1)) (Softmax)", SoftmaxSplit,
+        one((2, 3)), ["x"], ["out"], computes=True)
+    add("sum_each_row", "torch.stack([t.sum(1) for t in x.split(1, 0)]) (ReduceSum)", SumEachRow,
+        one((3, 4)), ["x"], ["y"], computes=True)
+    add("nonzero_transposed_list", "[idx, idx.t()] of idx = torch.nonzero(x) (NonZero, Transpose)",
+        NonzeroTransposedList, signed((2, 3), (3, 2)), ["x"], ["out"],
+        dynamic_axes={"x": {0: "rows", 1: "cols"}})
+    add("where_topk_insert", "lst.insert(0, where(x > 2, x, -x)) before topk(x, 2) values (Where, TopK)",
+        WhereTopkInsert, one((2, 4)), ["x"], ["y"])
+    add("mod_in_loop", "out.append(x % (i + 2)) in a loop over int64 x (Mod)", ModInLoop,
+        one((2, 3)), ["x"], ["out"], dtype=torch.int64)
     return p
 
 

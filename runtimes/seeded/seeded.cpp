@@ -1,6 +1,7 @@
 #include "runtimes/seeded/seeded.h"
 
 #include "reference/error.h"
+#include "runtimes/host.h"
 #include "runtimes/isolated.h"
 #include "runtimes/reference_runtime.h"
 
@@ -66,11 +67,14 @@ Tensor scalar(int64_t v) { return Tensor::from_values<DataType::int64>({}, {v});
 
 namespace {
 
-// The reference, with the defect's kernel in every evaluation's Context.
+// The reference, with the defect's kernel in every evaluation's Context, and the default host
+// for the operators the reference lacks (so that a case the reference judges with its host is
+// run the same way, in a worker process too).
 class SeededRuntime : public ReferenceRuntime {
  public:
   explicit SeededRuntime(const Defect& d)
-      : ReferenceRuntime(Policy::lenient, std::make_shared<interp::KernelOverride>(d.kernel)),
+      : ReferenceRuntime(Policy::lenient, std::make_shared<interp::KernelOverride>(d.kernel),
+                         make_lazy_default_host()),
         defect_(d) {}
   std::string name() const override { return "seeded=" + defect_.id; }
   std::string location() const override { return defect_.description; }

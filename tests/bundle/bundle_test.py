@@ -21,6 +21,7 @@ Exit 77 (skip) when what a mode needs is not installed.
 import glob
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -42,6 +43,7 @@ def run(args, **kw):
 
 
 def bundle(report, out, *extra):
+    shutil.rmtree(out, ignore_errors=True)  # folders of an earlier run are not this run's
     r = run([seqconf, "bundle", report, "--out", out, *extra])
     print(r.stdout[-2000:], r.stderr[-2000:])
     return r

@@ -14,6 +14,7 @@
 #include "reports/report.h"
 #include "runtimes/reference_runtime.h"
 #include "tests/support/interpreter_model_util.h"
+#include "tests/support/temp_dir.h"
 #include "tests/support/test_util.h"
 
 namespace seqconf::testing {
@@ -22,40 +23,19 @@ namespace {
 namespace fs = std::filesystem;
 const auto F = DataType::float32;
 
-class TempDir {
- public:
-  TempDir() {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    path_ = fs::temp_directory_path() / ("seqconf-" + std::to_string(::getpid()) + "-" +
-                                         info->test_suite_name() + "-" + info->name());
-    fs::remove_all(path_);
-    fs::create_directories(path_);
-  }
-  ~TempDir() { fs::remove_all(path_); }
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
-
-void write(const fs::path& p, const std::string& bytes) {
-  fs::create_directories(p.parent_path());
-  std::ofstream(p, std::ios::binary) << bytes;
-}
-
 // <root>/<program>/opset=<N>/ with one data set per (inputs, framework outputs).
 Case write_exported(const fs::path& root, const std::string& program, const onnx::ModelProto& m,
                     const std::vector<std::pair<std::vector<Value>, std::vector<Value>>>& sets) {
   const fs::path dir = root / program / ("opset=" + std::to_string(m.opset_import(0).version()));
-  write(dir / "model.onnx", m.SerializeAsString());
+  write_file(dir / "model.onnx", m.SerializeAsString());
   for (size_t s = 0; s < sets.size(); ++s) {
     const fs::path ds = dir / ("test_data_set_" + std::to_string(s));
     for (size_t k = 0; k < sets[s].first.size(); ++k)
-      write(ds / ("input_" + std::to_string(k) + ".pb"),
-            value_to_bytes(sets[s].first[k], TensorEncoding::raw_data));
+      write_file(ds / ("input_" + std::to_string(k) + ".pb"),
+                 value_to_bytes(sets[s].first[k], TensorEncoding::raw_data));
     for (size_t k = 0; k < sets[s].second.size(); ++k)
-      write(ds / ("output_" + std::to_string(k) + ".pb"),
-            value_to_bytes(sets[s].second[k], TensorEncoding::raw_data));
+      write_file(ds / ("output_" + std::to_string(k) + ".pb"),
+                 value_to_bytes(sets[s].second[k], TensorEncoding::raw_data));
   }
   const std::vector<Case> cases = load_exported(root);
   for (const Case& c : cases)

@@ -102,17 +102,23 @@ p = subprocess.run([seqconf, "run", "--source", "exported", "--exported", models
                     "--report", report], capture_output=True, text=True)
 print(p.stdout[-2000:])
 failures = []
-with open(report) as f:
-    r = json.load(f)
-try:
-    import jsonschema
 
+
+def check_schema(r, what):
+    try:
+        import jsonschema
+    except ImportError:
+        print("note: python3-jsonschema is not installed; the report is not validated")
+        return
     with open(schema_path) as f:
         errors = list(jsonschema.Draft202012Validator(json.load(f)).iter_errors(r))
     if errors:
-        failures.append(f"the report breaks the schema: {errors[0].message}")
-except ImportError:
-    print("note: python3-jsonschema is not installed; the report is not validated")
+        failures.append(f"{what} breaks the schema: {errors[0].message}")
+
+
+with open(report) as f:
+    r = json.load(f)
+check_schema(r, "the report")
 
 cases = {c["id"]: c for c in r["cases"]}
 expected = {
@@ -162,6 +168,7 @@ subprocess.run([seqconf, "run", "--source", "exported", "--exported", models, "-
                 "--report", report_no_host], capture_output=True, text=True)
 with open(report_no_host) as f:
     r = json.load(f)
+check_schema(r, "--no-host: the report")
 for c in r["cases"]:
     gap = c["id"] in ("exported/dense_around_list", "exported/nonzero_rows")
     if gap and (c["status"], c["reason"]) != ("not_judged", "reference_not_supported"):

@@ -18,6 +18,7 @@
 #include "runtimes/reference_runtime.h"
 #include "runtimes/registry.h"
 #include "tests/support/interpreter_model_util.h"
+#include "tests/support/temp_dir.h"
 #include "tests/support/test_util.h"
 
 namespace seqconf::testing {
@@ -26,36 +27,15 @@ namespace {
 namespace fs = std::filesystem;
 const auto F = DataType::float32;
 
-class TempDir {
- public:
-  TempDir() {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    path_ = fs::temp_directory_path() / ("seqconf-" + std::to_string(::getpid()) + "-" +
-                                         info->test_suite_name() + "-" + info->name());
-    fs::remove_all(path_);
-    fs::create_directories(path_);
-  }
-  ~TempDir() { fs::remove_all(path_); }
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
-
-void write(const fs::path& p, const std::string& bytes) {
-  fs::create_directories(p.parent_path());
-  std::ofstream(p, std::ios::binary) << bytes;
-}
-
 void write_case(const fs::path& dir, const onnx::ModelProto& m, const std::vector<Value>& inputs,
                 const std::vector<Value>& outputs) {
-  write(dir / "model.onnx", m.SerializeAsString());
+  write_file(dir / "model.onnx", m.SerializeAsString());
   for (size_t k = 0; k < inputs.size(); ++k)
-    write(dir / "test_data_set_0" / ("input_" + std::to_string(k) + ".pb"),
-          value_to_bytes(inputs[k], TensorEncoding::raw_data));
+    write_file(dir / "test_data_set_0" / ("input_" + std::to_string(k) + ".pb"),
+               value_to_bytes(inputs[k], TensorEncoding::raw_data));
   for (size_t k = 0; k < outputs.size(); ++k)
-    write(dir / "test_data_set_0" / ("output_" + std::to_string(k) + ".pb"),
-          value_to_bytes(outputs[k], TensorEncoding::raw_data));
+    write_file(dir / "test_data_set_0" / ("output_" + std::to_string(k) + ".pb"),
+               value_to_bytes(outputs[k], TensorEncoding::raw_data));
 }
 
 // ---- discovery of a newer ONNX-style data folder, no code change ----
@@ -152,7 +132,7 @@ TEST(CorruptedFixture, ChangedExpectedValueFails) {
   v[0] += 1000;
   *seq.mutable_tensor_values(last) =
       tensor_to_proto(Tensor::from_values<DataType::int64>(t.shape(), v), TensorEncoding::raw_data);
-  write(out, seq.SerializeAsString());
+  write_file(out, seq.SerializeAsString());
 
   const Outcome o = run_case(cases[0], reference);
   EXPECT_EQ(o.status, Status::fail);
@@ -191,13 +171,14 @@ fs::path write_must_reject(const fs::path& root, const std::string& code,
                              {{"s", seq_type(F)}, {"p", tensor_type(DataType::int64)}},
                              {{"y", tensor_type(F)}})),
              {Sequence(F, {f32({1}, {1})}), i64(3)}, {});
-  write(dir / "case.json", R"({"id": "SequenceAt/position=3", "op": "SequenceAt", "opset": 11,
+  write_file(dir / "case.json", R"({"id": "SequenceAt/position=3", "op": "SequenceAt", "opset": 11,
     "dtype": "float", "expectation": {"kind": "error", "code": ")" +
-                               code + R"("},
+                                    code + R"("},
     "tolerance": {"rtol": 0.01, "atol": 0.5}, "spec": ")" +
-                               std::string(spec_clause("position.out_of_bounds").sentence) + R"(",
+                                    std::string(spec_clause("position.out_of_bounds").sentence) +
+                                    R"(",
     "clarity": "normative", "params": )" +
-                               params + "}");
+                                    params + "}");
   return dir;
 }
 
@@ -315,7 +296,7 @@ TEST(ValidCase, RejectionIsAnErrorAndWrongOutputAFailure) {
 TEST(LoadErrors, MalformedCaseJson) {
   TempDir tmp;
   const fs::path dir = write_must_reject(tmp.path(), "position_out_of_range");
-  write(dir / "case.json", "{ not json");
+  write_file(dir / "case.json", "{ not json");
   const auto cases = load_corpus(tmp.path());
   ASSERT_EQ(cases.size(), 1u);
   ReferenceRuntime reference;
@@ -335,7 +316,7 @@ TEST(LoadErrors, UnknownErrorCodeInCaseJson) {
 TEST(LoadErrors, GarbageInputFile) {
   TempDir tmp;
   const fs::path dir = write_must_reject(tmp.path(), "position_out_of_range");
-  write(dir / "test_data_set_0" / "input_1.pb", std::string("\xff\xff\xff\xff", 4));
+  write_file(dir / "test_data_set_0" / "input_1.pb", std::string("\xff\xff\xff\xff", 4));
   ReferenceRuntime reference;
   const Outcome o = run_case(load_corpus(tmp.path()).at(0), reference);
   EXPECT_EQ(o.status, Status::error);
