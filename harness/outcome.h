@@ -167,6 +167,9 @@ struct Outcome {
   // What the case checks: the spec sentence and the ids of its clauses, when the case says.
   std::string spec;
   std::vector<std::string> clauses;
+  // The case's ambiguity, when the spec is unclear on it (Case::ambiguity: the sentences, what
+  // the lenient and the strict policy expect); empty for a normative case.
+  std::string ambiguity;
   Status status = Status::skipped;
   Reason reason = Reason::none;
   std::string message;  // one line, names the output, element, expected and actual

@@ -252,6 +252,7 @@ Outcome run_case(const Case& c, Runtime& runtime, const RunOptions& options,
   o.context = c.context;
   o.spec = c.spec;
   o.clauses = c.clauses;
+  if (c.clarity == "ambiguous") o.ambiguity = c.ambiguity;
   std::optional<std::string> expected_code = c.expected_error_for(options.strict);
   LoadedCase lc;
   // Started once the case is loaded, collected when its outcome is complete: in the sandbox they

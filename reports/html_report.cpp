@@ -317,6 +317,9 @@ void departures_section(std::ostringstream& h, const Report& r) {
     const auto intro = [&] {
       if (!d.spec.empty() && d.clauses.size() > 1)
         h << "<blockquote>" << e(d.spec) << "</blockquote>";
+      if (!d.ambiguity.empty())
+        h << "<p class=\"ambiguous\">Every case is ambiguous under the spec: " << e(d.ambiguity)
+          << "</p>";
       if (!d.depending_programs.empty())
         h << "<p class=\"depends\" data-depending=\"" << d.depending_programs.size() << "\">"
           << d.depending_programs.size()

@@ -83,6 +83,7 @@ json case_to_json(const CaseRecord& c) {
             {"ambiguities", json::array()},
             {"findings", json::array()}};
   if (!o.clauses.empty()) j["clauses"] = o.clauses;
+  if (!o.ambiguity.empty()) j["ambiguity"] = o.ambiguity;
   if (!o.comparison.empty()) j["comparison"] = o.comparison;
   for (const auto& a : o.ambiguities) j["ambiguities"].push_back(ambiguity_to_json(a));
   for (const auto& f : o.findings)
@@ -314,6 +315,7 @@ CaseRecord case_from_json(const json& j, size_t index) {
     o.memory_error = std::move(m);
   }
   o.comparison = opt_string(j, "comparison");
+  o.ambiguity = opt_string(j, "ambiguity");
   if (const auto it = j.find("delegated"); it != j.end() && it->is_object()) {
     o.host = it->value("host", std::string());
     if (const auto ops = it->find("ops"); ops != it->end() && ops->is_object())
@@ -389,6 +391,7 @@ json departure_to_json(const Departure& d) {
             {"listed", d.listed}};
   if (d.attribution) j["attribution"] = attribution_to_json(*d.attribution);
   if (!d.depending_programs.empty()) j["depending_programs"] = d.depending_programs;
+  if (!d.ambiguity.empty()) j["ambiguity"] = d.ambiguity;
   return j;
 }
 

@@ -22,6 +22,7 @@ std::optional<Status> status_from_key(std::string_view name) {
 }
 
 namespace {
+constexpr const char* kMachineryWhat = "departs in the graph around the operator";
 constexpr Verdict kAllVerdicts[] = {Verdict::pass, Verdict::expected_failure,
                                     Verdict::unexpected_failure, Verdict::unexpected_pass,
                                     Verdict::skipped};
@@ -454,13 +455,58 @@ bool listed_by_expectations(const CaseRecord& c) {
   return c.expectation.has_value() && c.verdict != Verdict::unexpected_failure;
 }
 
+// The graph machinery a corpus context stands on (generators/catalog/context.cpp).
+std::string machinery_of_context(const std::string& context) {
+  if (context == "if_branch") return "If";
+  if (context == "sequence_map_body") return "SequenceMap body";
+  if (context == "loop_body" || context == "loop_carried" || context == "loop_counter_position" ||
+      context == "list_append" || context == "scan_of_sequences")
+    return "Loop";
+  return "graph " + context;  // initializers, constant nodes, chained nodes
+}
+
+// A corpus case that departs in a graph context while its operator, on the same parameters and
+// values as a bare node (the case of the same id with context=inputs, in the same run), passes:
+// the departure is the context's machinery's, not the operator's. Empty otherwise.
+std::string machinery_cause(const Outcome& o, const std::map<std::string, const Outcome*>& by_id) {
+  if (o.source != "corpus" || o.context.empty() || o.context == kDefaultContext) return {};
+  const auto at = o.case_id.find("/context=");
+  if (at == std::string::npos) return {};
+  const auto bare =
+      by_id.find(o.case_id.substr(0, at) + "/context=" + std::string(kDefaultContext));
+  if (bare == by_id.end() || bare->second->status != Status::pass) return {};
+  return machinery_of_context(o.context);
+}
+
 std::vector<Departure> departures_of(const Report& r) {
-  // (op, clause key, what) -> departure, with the number of its cases the expectations list.
+  // (op, clause key, what) -> departure, with the number of its cases the expectations list; a
+  // departure of the graph machinery is keyed by the machinery alone.
   std::map<std::tuple<std::string, std::string, std::string>, std::pair<Departure, size_t>> by_key;
   std::map<std::string, const CaseRecord*> smallest;  // departure id -> its smallest case
+  std::map<std::string, const Outcome*> by_id;
+  for (const auto& c : r.cases) by_id[c.outcome.case_id] = &c.outcome;
+  std::map<std::string, std::set<std::string>> machinery_ops;  // departure id -> its operators
   for (const auto& c : r.cases) {
     const Outcome& o = c.outcome;
     if (o.status == Status::pass || o.status == Status::not_judged) continue;
+    if (const std::string machinery = machinery_cause(o, by_id); !machinery.empty()) {
+      auto& [d, listed] = by_key[{machinery, "-", kMachineryWhat}];
+      if (d.case_ids.empty()) {
+        d.id = slug(machinery + ".machinery");
+        d.op = machinery;
+        d.what = kMachineryWhat;
+        d.title = machinery + ": " + kMachineryWhat;
+        d.run = true;
+      }
+      d.case_ids.push_back(o.case_id);
+      insert_sorted(d.dtypes, dtype_column(o));
+      insert_sorted(d.contexts, context_column(o));
+      machinery_ops[d.id].insert(o.op);
+      listed += listed_by_expectations(c);
+      const CaseRecord*& s = smallest[d.id];
+      if (!s || o.case_id.size() < s->outcome.case_id.size()) s = &c;
+      continue;
+    }
     // A runtime that does not support a case lacks a type or an operator, whatever sentence the
     // case checks: one departure per operator, its types listed, not one per clause. So does a
     // model-to-model tool that breaks the model: it never reached the sentence.
@@ -500,6 +546,23 @@ std::vector<Departure> departures_of(const Report& r) {
     d.attribution = s.outcome.attribution;
     d.rerun = reproduce_command(r, s);
     d.listed = listed == d.case_ids.size() ? "all" : listed == 0 ? "none" : "some";
+    if (const auto ops = machinery_ops.find(d.id); ops != machinery_ops.end()) {
+      std::string op_list, contexts;
+      for (const auto& op : ops->second) op_list += (op_list.empty() ? "" : ", ") + op;
+      for (const auto& x : d.contexts) contexts += (contexts.empty() ? "" : ", ") + x;
+      d.spec = "1 " + d.op + " departure explains " + std::to_string(d.case_ids.size()) +
+               " case(s) of " + op_list + " in context " + contexts +
+               ": each operator passes on the same values as a bare node (its context=inputs "
+               "case in this run) and departs inside the " +
+               d.op + ".";
+    }
+    // Every case ambiguous: the departure may be a reading the spec allows.
+    const bool all_ambiguous =
+        std::all_of(d.case_ids.begin(), d.case_ids.end(), [&](const auto& id) {
+          const auto it = by_id.find(id);
+          return it != by_id.end() && !it->second->ambiguity.empty();
+        });
+    if (all_ambiguous) d.ambiguity = by_id.at(d.case_ids.front())->ambiguity;
     if (d.what == "not supported") {
       d.title += " for ";
       for (size_t k = 0; k < d.dtypes.size(); ++k) d.title += (k ? ", " : "") + d.dtypes[k];
@@ -678,6 +741,11 @@ std::string departures_text(const Report& r, size_t max_rows) {
   }
   if (rows < r.departures.size())
     out += "... and " + std::to_string(r.departures.size() - rows) + " more\n";
+  for (const auto& d : r.departures) {
+    if (d.what == kMachineryWhat) out += d.spec + "\n";
+    if (!d.ambiguity.empty())
+      out += d.id + ": every case is ambiguous under the spec: " + d.ambiguity + "\n";
+  }
   return out;
 }
 

@@ -136,6 +136,9 @@ struct Departure {
   // The exported programs whose end-to-end result depends on it: the runtime matches the
   // framework on them only because it departs (Outcome::depends_on_departure). Sorted.
   std::vector<std::string> depending_programs;
+  // Set when every case of the departure is ambiguous under the spec (Outcome::ambiguity): the
+  // first case's ambiguity, the sentences and what each policy expects.
+  std::string ambiguity;
 };
 
 // The exported cases of a report, counted by their three verdicts (Outcome::exported).
