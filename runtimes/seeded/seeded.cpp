@@ -67,14 +67,15 @@ Tensor scalar(int64_t v) { return Tensor::from_values<DataType::int64>({}, {v});
 
 namespace {
 
-// The reference, with the defect's kernel in every evaluation's Context, and the default host
-// for the operators the reference lacks (so that a case the reference judges with its host is
-// run the same way, in a worker process too).
+// The reference, with the defect's kernel in every evaluation's Context. In a worker process (a
+// run's isolated seeded runtime, as selftest's) it has the default host for the operators the
+// reference lacks, so that it runs the exported models the reference judges with its host; in
+// this process it has none, and shares the reference's preparation of a model (fuzzing).
 class SeededRuntime : public ReferenceRuntime {
  public:
-  explicit SeededRuntime(const Defect& d)
+  explicit SeededRuntime(const Defect& d, std::shared_ptr<const interp::HostKernel> host = nullptr)
       : ReferenceRuntime(Policy::lenient, std::make_shared<interp::KernelOverride>(d.kernel),
-                         make_lazy_default_host()),
+                         std::move(host)),
         defect_(d) {}
   std::string name() const override { return "seeded=" + defect_.id; }
   std::string location() const override { return defect_.description; }
@@ -86,7 +87,7 @@ class SeededRuntime : public ReferenceRuntime {
 };
 
 const WorkerKind kSeededWorker("seeded", [](const std::string& id) {
-  return serve_runtime(std::make_shared<SeededRuntime>(defect(id)));
+  return serve_runtime(std::make_shared<SeededRuntime>(defect(id), make_lazy_default_host()));
 });
 
 }  // namespace
