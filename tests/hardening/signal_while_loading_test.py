@@ -92,10 +92,16 @@ class Opens:
 
     def wait_for_case_file(self, after, timeout):
         """Waits until a case file is opened after mark `after`; False when none was in time."""
+        mark = after.encode()
+
+        def opened_after():
+            # The mark's own event may not have been read yet.
+            if mark not in self.names:
+                return False
+            return any(n in CASE_FILES for n in self.names[self.names.index(mark) + 1:])
+
         with self.seen:
-            return self.seen.wait_for(lambda: any(
-                n in CASE_FILES for n in self.names[self.names.index(after.encode()) + 1:]),
-                timeout=timeout)
+            return self.seen.wait_for(opened_after, timeout=timeout)
 
     def between(self, first, last):
         """The names opened after mark `first` and before mark `last` (waits for `last`)."""
