@@ -98,6 +98,9 @@ struct CaseJson {
 // it (ONNX's backend fixtures, fuzz findings, a corpus generated before the parameter) feeds the
 // operator from graph inputs.
 inline constexpr std::string_view kDefaultContext = "inputs";
+// The context of the machinery probes (generators/catalog/machinery.cpp): whole graphs testing
+// Loop, If, Scan and SequenceMap bodies, whose departures are named for that machinery.
+inline constexpr std::string_view kMachineryContext = "machinery";
 // params["context"] when it is a string, else kDefaultContext.
 std::string context_of(const nlohmann::ordered_json& params);
 

@@ -47,6 +47,7 @@ std::string_view status_name(Status s);
   /* fail: valgrind memcheck saw the runtime misuse memory (seqconf run --memcheck) */   \
   X(memory_error, "the runtime read uninitialised memory or memory it does not own")     \
   X(wrong_error_code, "the reference rejected with another error code than the case's")  \
+  X(rejected_internally, "a must-reject case rejected by an internal error, not a check")  \
   /* error, not_supported, crash, timeout: the runtime's error kind (RunError::Kind) */  \
   X(not_supported, "the runtime lacks the op, version or type")                          \
   X(invalid_input, "the runtime rejected the model or inputs as invalid")                \

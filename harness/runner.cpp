@@ -84,6 +84,16 @@ void rejected(Outcome& o, const RunError& e, const std::optional<std::string>& e
     o.message = o.actual;
     return;
   }
+  // A runtime's internal failure (an uncaught exception, an assertion, the protocol's kind
+  // internal) is not its check of the model or inputs: the case is rejected, for no reason the
+  // runtime gives.
+  if (e.kind == RunError::Kind::internal && e.code.empty()) {
+    o.status = Status::fail;
+    o.reason = Reason::rejected_internally;
+    o.message = "rejected what must be rejected (" + *expected_code +
+                ") through an internal error, not a check of the model or inputs: " + o.actual;
+    return;
+  }
   // Only the reference has the stable codes; other runtimes' rejections count as rejections.
   if (!e.code.empty() && e.code != *expected_code) {
     o.status = Status::fail;

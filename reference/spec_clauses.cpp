@@ -231,6 +231,68 @@ std::vector<SpecClause> make_table() {
       // expectations/torch-onnx.json). Loop-11's loop-carried values V are tensors only; Loop-13
       // widens V to "All Tensor and Sequence types".
       {"Loop.v_types", {"Loop"}, 11, "All Tensor types"},
+
+      // The graph machinery the contexts stand on (the machinery probes,
+      // generators/catalog/machinery.cpp). Loop-13's description, inputs and body attribute.
+      {"Loop.trip_count", {"Loop"}, 13, "Iteration count specified at runtime."},
+      {"Loop.skip", {"Loop"}, 13, "Pass empty string to skip."},
+      {"Loop.cond_input",
+       {"Loop"},
+       13,
+       "This is an input to the op that determines whether to run the first iteration and also a "
+       "loop-carried dependency for the body graph."},
+      {"Loop.cond_output",
+       {"Loop"},
+       13,
+       "The body graph must yield a value for the condition variable, whether this input is "
+       "provided or not."},
+      {"Loop.carried",
+       {"Loop"},
+       13,
+       "The loop operation node supplies the input value of the input variable for the first "
+       "iteration, and returns the output value of the output variable produced by the final "
+       "iteration."},
+      {"Loop.scan_outputs",
+       {"Loop"},
+       13,
+       "Each scan_output is created by concatenating the value of the specified output value at "
+       "the end of each iteration of the loop."},
+      {"Loop.enclosing_scope",
+       {"Loop"},
+       13,
+       "Values from the enclosing scope (i.e. variable \"a\" here) are in scope and can be "
+       "referenced in the inputs of the loop."},
+      {"Loop.body", {"Loop"}, 13, "The graph run each iteration."},
+      {"Loop.v_types_13", {"Loop"}, 13, "All Tensor and Sequence types"},
+      // If-13.
+      {"If.then_branch", {"If"}, 13, "Graph to run if condition is true."},
+      {"If.else_branch", {"If"}, 13, "Graph to run if condition is false."},
+      // Scan-16.
+      {"Scan.body",
+       {"Scan"},
+       16,
+       "It takes as input the current values of the state_variables and the current iterated "
+       "element of the scan_inputs."},
+      {"Scan.scan_output",
+       {"Scan"},
+       16,
+       "The scan_output of the operation is produced by concatenating the scan_output_element "
+       "values produced by the body in each iteration."},
+      {"Scan.input_directions",
+       {"Scan"},
+       16,
+       "The i-th element of the list specifies the direction to be scanned for the i-th "
+       "scan_input tensor: 0 indicates forward direction and 1 indicates reverse direction."},
+      {"Scan.output_axes",
+       {"Scan"},
+       16,
+       "The scan outputs are accumulated along the specified axis."},
+      {"Scan.output_directions",
+       {"Scan"},
+       16,
+       "The i-th element of the list specifies whether the i-th scan_output should be "
+       "constructed by appending or prepending a new value in each iteration: 0 indicates "
+       "appending and 1 indicates prepending."},
   };
 }
 

@@ -392,6 +392,10 @@ json departure_to_json(const Departure& d) {
   if (d.attribution) j["attribution"] = attribution_to_json(*d.attribution);
   if (!d.depending_programs.empty()) j["depending_programs"] = d.depending_programs;
   if (!d.ambiguity.empty()) j["ambiguity"] = d.ambiguity;
+  if (!d.machinery.empty()) {
+    j["machinery"] = d.machinery;
+    j["explained_cases"] = d.explained_cases;
+  }
   return j;
 }
 

@@ -23,6 +23,8 @@ std::optional<Status> status_from_key(std::string_view name) {
 
 namespace {
 constexpr const char* kMachineryWhat = "departs in the graph around the operator";
+constexpr const char* kRejectedInternallyWhat =
+    "rejects what must be rejected through an internal error";
 constexpr Verdict kAllVerdicts[] = {Verdict::pass, Verdict::expected_failure,
                                     Verdict::unexpected_failure, Verdict::unexpected_pass,
                                     Verdict::skipped};
@@ -150,8 +152,12 @@ std::string slug(std::string_view s) {
 }
 
 // The largest departure first, then by id.
+// Largest first; departures of low severity (a must-reject case rejected through an internal
+// error: the runtime does reject it) after all the others.
 void sort_largest_first(std::vector<Departure>& v) {
-  std::stable_sort(v.begin(), v.end(), [](const Departure& a, const Departure& b) {
+  const auto low = [](const Departure& d) { return d.what == kRejectedInternallyWhat; };
+  std::stable_sort(v.begin(), v.end(), [&](const Departure& a, const Departure& b) {
+    if (low(a) != low(b)) return low(b);
     return a.case_ids.size() != b.case_ids.size() ? a.case_ids.size() > b.case_ids.size()
                                                   : a.id < b.id;
   });
@@ -420,6 +426,8 @@ std::string departure_what(Status status, Reason reason) {
       return "accepts what must be rejected";
     case Reason::wrong_error_code:
       return "rejects with another error";
+    case Reason::rejected_internally:
+      return kRejectedInternallyWhat;
     case Reason::memory_error:
       return "reads or writes memory it does not own";
     case Reason::invalid_input:
@@ -465,17 +473,86 @@ std::string machinery_of_context(const std::string& context) {
   return "graph " + context;  // initializers, constant nodes, chained nodes
 }
 
+// The machinery a probe (context machinery) tests: its operator, or the SequenceMap body.
+std::string machinery_of_probe(const std::string& op) {
+  return op == "SequenceMap" ? "SequenceMap body" : op;
+}
+
+// The id of a context case's bare case: the same id with context=inputs.
+std::string bare_id(const std::string& case_id) {
+  const auto at = case_id.find("/context=");
+  if (at == std::string::npos) return case_id;
+  return case_id.substr(0, at) + "/context=" + std::string(kDefaultContext);
+}
+
 // A corpus case that departs in a graph context while its operator, on the same parameters and
 // values as a bare node (the case of the same id with context=inputs, in the same run), passes:
-// the departure is the context's machinery's, not the operator's. Empty otherwise.
-std::string machinery_cause(const Outcome& o, const std::map<std::string, const Outcome*>& by_id) {
+// the departure is the context's machinery's, not the operator's. A case with no bare case in the
+// run (an exporter pattern, or a run that did not select it) is the machinery's when that
+// machinery's probes depart in the same run (departing_probes). A probe that departs (context
+// machinery) is its machinery's. Empty otherwise.
+std::string machinery_cause(const Outcome& o, const std::map<std::string, const Outcome*>& by_id,
+                            const std::set<std::string>& departing_probes) {
   if (o.source != "corpus" || o.context.empty() || o.context == kDefaultContext) return {};
-  const auto at = o.case_id.find("/context=");
-  if (at == std::string::npos) return {};
-  const auto bare =
-      by_id.find(o.case_id.substr(0, at) + "/context=" + std::string(kDefaultContext));
-  if (bare == by_id.end() || bare->second->status != Status::pass) return {};
-  return machinery_of_context(o.context);
+  // A runtime that lacks an operator or a type lacks it wherever it sits.
+  if (o.status == Status::not_supported || is_tool_reason(o.reason)) return {};
+  // A probe departs: its machinery does.
+  if (o.context == kMachineryContext) return machinery_of_probe(o.op);
+  if (o.case_id.find("/context=") == std::string::npos) return {};
+  const std::string machinery = machinery_of_context(o.context);
+  const auto bare = by_id.find(bare_id(o.case_id));
+  if (bare == by_id.end()) return departing_probes.count(machinery) ? machinery : std::string();
+  return bare->second->status == Status::pass ? machinery : std::string();
+}
+
+// What a departure of the graph machinery explains, in its spec: its probes that depart, and the
+// context cases of the operators `ops` whose bare case passes (or that have none, `unpaired`).
+// With only probes that all depart alike, its what and clauses are theirs.
+void describe_machinery(Departure& d, const std::set<std::string>& ops, size_t unpaired,
+                        const std::vector<const Outcome*>& probes) {
+  const auto join = [](const auto& items) {
+    std::string out;
+    for (const auto& x : items) out += (out.empty() ? "" : ", ") + std::string(x);
+    return out;
+  };
+  std::vector<std::string> contexts;
+  for (const auto& x : d.contexts)
+    if (x != kMachineryContext) contexts.push_back(x);
+  std::vector<std::string> parts;
+  if (!probes.empty()) {
+    std::vector<std::string> listed;
+    for (const Outcome* p : probes)
+      listed.push_back(p->case_id + " (" + departure_what(p->status, p->reason) + ")");
+    parts.push_back(std::to_string(probes.size()) + " machinery probe(s) depart: " + join(listed));
+  }
+  const size_t paired = d.explained_cases - unpaired;
+  if (paired > 0)
+    parts.push_back(std::to_string(paired) + " case(s) of " + join(ops) + " in context " +
+                    join(contexts) +
+                    " pass as a bare node (their context=inputs case in this run) and depart "
+                    "inside the " +
+                    d.op);
+  if (unpaired > 0)
+    parts.push_back(std::to_string(unpaired) + " case(s) of " + join(ops) +
+                    " have no bare case in the run and depart in a context whose " + d.op +
+                    " probes depart");
+  std::string text;
+  for (const auto& part : parts) text += (text.empty() ? "" : "; ") + part;
+  d.spec = "1 " + d.op + " departure explains " + std::to_string(d.case_ids.size()) +
+           " case(s): " + text + ".";
+  std::set<std::string> clauses, whats;
+  for (const Outcome* p : probes) {
+    clauses.insert(p->clauses.begin(), p->clauses.end());
+    whats.insert(departure_what(p->status, p->reason));
+  }
+  d.clauses.assign(clauses.begin(), clauses.end());
+  if (d.explained_cases == 0 && whats.size() == 1) {
+    d.what = *whats.begin();
+    d.title = d.op + ": " + d.what;
+    if (probes.size() == 1 && !probes.front()->clauses.empty())
+      if (const SpecClause* clause = find_spec_clause(probes.front()->clauses.front()))
+        d.title += " \u2014 " + std::string(clause->sentence);
+  }
 }
 
 std::vector<Departure> departures_of(const Report& r) {
@@ -486,10 +563,20 @@ std::vector<Departure> departures_of(const Report& r) {
   std::map<std::string, const Outcome*> by_id;
   for (const auto& c : r.cases) by_id[c.outcome.case_id] = &c.outcome;
   std::map<std::string, std::set<std::string>> machinery_ops;  // departure id -> its operators
+  std::set<std::string> departing_probes;      // the machinery whose probes depart in this run
+  std::map<std::string, size_t> without_bare;  // departure id -> its cases with no bare case
+  std::map<std::string, std::vector<const Outcome*>> machinery_probes;  // its departing probes
+  for (const auto& c : r.cases) {
+    const Outcome& o = c.outcome;
+    if (o.source == "corpus" && o.context == kMachineryContext && o.status != Status::pass &&
+        o.status != Status::not_judged && o.status != Status::not_supported)
+      departing_probes.insert(machinery_of_probe(o.op));
+  }
   for (const auto& c : r.cases) {
     const Outcome& o = c.outcome;
     if (o.status == Status::pass || o.status == Status::not_judged) continue;
-    if (const std::string machinery = machinery_cause(o, by_id); !machinery.empty()) {
+    if (const std::string machinery = machinery_cause(o, by_id, departing_probes);
+        !machinery.empty()) {
       auto& [d, listed] = by_key[{machinery, "-", kMachineryWhat}];
       if (d.case_ids.empty()) {
         d.id = slug(machinery + ".machinery");
@@ -497,11 +584,18 @@ std::vector<Departure> departures_of(const Report& r) {
         d.what = kMachineryWhat;
         d.title = machinery + ": " + kMachineryWhat;
         d.run = true;
+        d.machinery = machinery;
+      }
+      if (o.context == kMachineryContext) {
+        machinery_probes[d.id].push_back(&o);
+      } else {
+        ++d.explained_cases;
+        machinery_ops[d.id].insert(o.op);
+        if (!by_id.count(bare_id(o.case_id))) ++without_bare[d.id];
       }
       d.case_ids.push_back(o.case_id);
       insert_sorted(d.dtypes, dtype_column(o));
       insert_sorted(d.contexts, context_column(o));
-      machinery_ops[d.id].insert(o.op);
       listed += listed_by_expectations(c);
       const CaseRecord*& s = smallest[d.id];
       if (!s || o.case_id.size() < s->outcome.case_id.size()) s = &c;
@@ -516,13 +610,16 @@ std::vector<Departure> departures_of(const Report& r) {
       for (const auto& id : o.clauses) clause_key += (clause_key.empty() ? "" : "+") + id;
     if (clause_key.empty()) clause_key = "-";
     const std::string what = departure_what(o.status, o.reason);
-    auto& [d, listed] = by_key[{o.op, clause_key, what}];
+    // A probe the runtime does not support is named for its machinery.
+    const std::string op =
+        o.source == "corpus" && o.context == kMachineryContext ? machinery_of_probe(o.op) : o.op;
+    auto& [d, listed] = by_key[{op, clause_key, what}];
     if (d.case_ids.empty()) {
-      d.id = slug(o.op + "." + clause_key + "." + what);
-      d.op = o.op;
+      d.id = slug(op + "." + clause_key + "." + what);
+      d.op = op;
       if (!unsupported) d.clauses = o.clauses;
       d.what = what;
-      d.title = o.op + ": " + what;
+      d.title = op + ": " + what;
       if (!d.clauses.empty())
         if (const SpecClause* clause = find_spec_clause(d.clauses.front()))
           d.title += " \u2014 " + std::string(clause->sentence);
@@ -546,16 +643,8 @@ std::vector<Departure> departures_of(const Report& r) {
     d.attribution = s.outcome.attribution;
     d.rerun = reproduce_command(r, s);
     d.listed = listed == d.case_ids.size() ? "all" : listed == 0 ? "none" : "some";
-    if (const auto ops = machinery_ops.find(d.id); ops != machinery_ops.end()) {
-      std::string op_list, contexts;
-      for (const auto& op : ops->second) op_list += (op_list.empty() ? "" : ", ") + op;
-      for (const auto& x : d.contexts) contexts += (contexts.empty() ? "" : ", ") + x;
-      d.spec = "1 " + d.op + " departure explains " + std::to_string(d.case_ids.size()) +
-               " case(s) of " + op_list + " in context " + contexts +
-               ": each operator passes on the same values as a bare node (its context=inputs "
-               "case in this run) and departs inside the " +
-               d.op + ".";
-    }
+    if (!d.machinery.empty())
+      describe_machinery(d, machinery_ops[d.id], without_bare[d.id], machinery_probes[d.id]);
     // Every case ambiguous: the departure may be a reading the spec allows.
     const bool all_ambiguous =
         std::all_of(d.case_ids.begin(), d.case_ids.end(), [&](const auto& id) {
@@ -742,7 +831,7 @@ std::string departures_text(const Report& r, size_t max_rows) {
   if (rows < r.departures.size())
     out += "... and " + std::to_string(r.departures.size() - rows) + " more\n";
   for (const auto& d : r.departures) {
-    if (d.what == kMachineryWhat) out += d.spec + "\n";
+    if (!d.machinery.empty()) out += d.spec + "\n";
     if (!d.ambiguity.empty())
       out += d.id + ": every case is ambiguous under the spec: " + d.ambiguity + "\n";
   }

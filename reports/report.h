@@ -139,6 +139,12 @@ struct Departure {
   // Set when every case of the departure is ambiguous under the spec (Outcome::ambiguity): the
   // first case's ambiguity, the sentences and what each policy expects.
   std::string ambiguity;
+  // The graph machinery the departure is named for ("Loop", "If", "Scan", "SequenceMap body")
+  // when its cases are machinery probes that depart, or context cases whose operator passes as
+  // a bare node; empty for an operator's departure.
+  std::string machinery;
+  // Of its cases, how many are context cases that its machinery explains (the rest are probes).
+  size_t explained_cases = 0;
 };
 
 // The exported cases of a report, counted by their three verdicts (Outcome::exported).

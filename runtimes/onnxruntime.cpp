@@ -160,7 +160,11 @@ RunError run_error(const StatusError& e) {
       contains(e.message, "Unsupported model IR version"))
     r.kind = RunError::Kind::not_supported;
   else if (e.code == ORT_INVALID_GRAPH || e.code == ORT_INVALID_ARGUMENT ||
-           e.code == ORT_INVALID_PROTOBUF || e.code == ORT_NO_MODEL)
+           e.code == ORT_INVALID_PROTOBUF || e.code == ORT_NO_MODEL ||
+           // ONNX's type and shape inference, run by ORT's loader, reports a model that breaks
+           // an operator's type constraints or shape rules with status FAIL.
+           contains(e.message, "[ShapeInferenceError]") ||
+           contains(e.message, "[TypeInferenceError]"))
     r.kind = RunError::Kind::invalid_input;
   else
     r.kind = RunError::Kind::internal;

@@ -69,6 +69,9 @@ CONTEXTS = [
     ("split_then_gather", "`split_then_gather`",
      "SplitToSequence (keepdims=0), SequenceAt at 0 and -1, ConcatFromSequence (new_axis=1) "
      "back"),
+    ("machinery", "`machinery`",
+     "no operator under test: probes of Loop, If, Scan and SequenceMap bodies on their own "
+     "(`generators/catalog/machinery.cpp`), run first"),
 ]
 
 

@@ -13,8 +13,10 @@ OptionalProto. Strings are object arrays of bytes, each as it is in the file (NU
 that are not UTF-8 kept), and are written back the same way (str as UTF-8).
 
 Errors (see adapters/README.md): an exception raised by prepare() or run() is not_supported
-when it is a NotImplementedError or its message says "not supported" / "not implemented", and
-invalid_input otherwise (the backend rejected the model or the inputs). A failure of the
+when it is a NotImplementedError or its message says "not supported" / "not implemented",
+internal when it is a fault of the backend's code (INTERNAL_ERRORS: ZeroDivisionError,
+AssertionError, KeyError, ...), and invalid_input otherwise (the backend rejected the model or
+the inputs). A failure of the
 adapter itself (reading the request's files, converting what the backend returned) is internal.
 One bad request never ends the adapter.
 """
@@ -175,11 +177,21 @@ def value_to_proto(value, type_proto, name):
 
 # ---- requests ------------------------------------------------------------------------------
 
+# Exceptions that are a fault of the backend's code rather than its check of the model or the
+# inputs: arithmetic (a division by zero), a failed assert, a missing key or attribute, a name
+# error, exhausted recursion or memory. Anything else a backend raises (ValueError, IndexError,
+# TypeError, RuntimeError, onnx's ValidationError, its own exception types) is its rejection.
+INTERNAL_ERRORS = (ArithmeticError, AssertionError, AttributeError, KeyError, NameError,
+                   RecursionError, MemoryError, SystemError)
+
+
 def classify(exc):
     text = str(exc).lower()
     if (isinstance(exc, NotImplementedError) or "not supported" in text
             or "not implemented" in text):
         return "not_supported"
+    if isinstance(exc, INTERNAL_ERRORS):
+        return "internal"
     return "invalid_input"
 
 

@@ -394,6 +394,7 @@ const std::vector<CatalogCase>& all_cases() {
     std::sort(v.begin(), v.end(), by_id);
     v = in_sampled_contexts(v);
     add_pattern_cases(v);
+    add_machinery_cases(v);
     std::sort(v.begin(), v.end(), by_id);
     std::set<std::string> ids, folders;
     for (const auto& c : v) {

@@ -153,6 +153,9 @@ void add_sequence_empty_cases(std::vector<CatalogCase>& out);
 void add_sequence_length_cases(std::vector<CatalogCase>& out);
 // Exporter patterns, each a context of its own (patterns.cpp); added after the sampling.
 void add_pattern_cases(std::vector<CatalogCase>& out);
+// Machinery probes: Loop, If, Scan and SequenceMap bodies on their own, the context
+// `machinery` (machinery.cpp); added after the sampling.
+void add_machinery_cases(std::vector<CatalogCase>& out);
 
 std::string folder_for_id(const std::string& id);
 

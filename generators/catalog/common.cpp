@@ -43,4 +43,52 @@ DataType other_type(DataType d) {
   return d == DataType::float32 ? DataType::float64 : DataType::float32;
 }
 
+onnx::NodeProto with_int(onnx::NodeProto n, const std::string& name, int64_t v) {
+  *n.add_attribute() = model::int_attribute(name, v);
+  return n;
+}
+
+void add_int_initializer(onnx::GraphProto& g, const std::string& name, int64_t v) {
+  *g.add_initializer() =
+      tensor_to_proto(int_scalar(DataType::int64, v), TensorEncoding::raw_data, name);
+}
+
+onnx::GraphProto loop_body(const std::string& name) {
+  onnx::GraphProto body;
+  body.set_name(name);
+  *body.add_input() = model::value_info("iteration", tensor_type(DataType::int64, {}));
+  *body.add_input() = model::value_info("cond_in", tensor_type(DataType::bool_, {}));
+  return body;
+}
+
+void pass_condition(onnx::GraphProto& body) {
+  *body.add_node() = model::node("Identity", {"cond_in"}, {"cond_out"});
+  *body.add_output() = model::value_info("cond_out", tensor_type(DataType::bool_, {}));
+}
+
+onnx::NodeProto loop_node(const std::vector<std::string>& inputs,
+                          const std::vector<std::string>& outputs, onnx::GraphProto body) {
+  onnx::NodeProto loop = model::node("Loop", inputs, outputs);
+  *loop.add_attribute() = model::graph_attribute("body", std::move(body));
+  return loop;
+}
+
+std::vector<KeyTensor> rows_of(const KeyTensor& t) {
+  std::vector<KeyTensor> rows;
+  for (int64_t i = 0; i < t.shape[0]; ++i) {
+    KeyTensor r = chunk_along(t, 0, i, 1);
+    r.shape.erase(r.shape.begin());
+    rows.push_back(std::move(r));
+  }
+  return rows;
+}
+
+KeyTensor stack_rows(const std::vector<KeyTensor>& rows, const Shape& row_shape) {
+  KeyTensor out;
+  out.shape = row_shape;
+  out.shape.insert(out.shape.begin(), static_cast<int64_t>(rows.size()));
+  for (const KeyTensor& r : rows) out.keys.insert(out.keys.end(), r.keys.begin(), r.keys.end());
+  return out;
+}
+
 }  // namespace seqconf::catalog::detail

@@ -31,4 +31,21 @@ std::string type_label(DataType d);  // dtype_name as a std::string
 // A type other than d, for element-type mismatches.
 DataType other_type(DataType d);
 
+// Graph-building helpers of the whole-graph cases (exporter patterns, machinery probes).
+onnx::NodeProto with_int(onnx::NodeProto n, const std::string& name, int64_t v);
+void add_int_initializer(onnx::GraphProto& g, const std::string& name, int64_t v);
+// A Loop body named `name` with the two inputs every Loop body starts with: the iteration
+// counter ("iteration") and the condition ("cond_in").
+onnx::GraphProto loop_body(const std::string& name);
+// The condition passed through unchanged (the trip count alone ends the Loop): its node, and
+// the body's first output ("cond_out").
+void pass_condition(onnx::GraphProto& body);
+// The Loop node running `body`.
+onnx::NodeProto loop_node(const std::vector<std::string>& inputs,
+                          const std::vector<std::string>& outputs, onnx::GraphProto body);
+// The rows of a key tensor (its slices along axis 0).
+std::vector<KeyTensor> rows_of(const KeyTensor& t);
+// The tensors stacked on a new leading axis (their keys one after another).
+KeyTensor stack_rows(const std::vector<KeyTensor>& rows, const Shape& row_shape);
+
 }  // namespace seqconf::catalog::detail

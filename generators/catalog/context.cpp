@@ -14,7 +14,9 @@ const std::vector<std::string> kContexts = {"inputs", "initializers", "constant_
                                             "sequence_map_body", "chained",
                                             // Exporter patterns (patterns.cpp).
                                             "list_append", "loop_counter_position", "loop_carried",
-                                            "scan_of_sequences", "split_then_gather"};
+                                            "scan_of_sequences", "split_then_gather",
+                                            // Machinery probes (machinery.cpp).
+                                            "machinery"};
 
 bool has_tensor_operand(const CatalogCase& c) {
   for (const auto& in : c.inputs)

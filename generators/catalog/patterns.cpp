@@ -39,61 +39,6 @@ namespace {
 const IdKeys kPatternKeys = {"position", "empty_dtype", "axis",    "shape", "grow",
                              "dtype",    "n",           "context", "trips"};
 
-onnx::NodeProto with_int(onnx::NodeProto n, const std::string& name, int64_t v) {
-  *n.add_attribute() = model::int_attribute(name, v);
-  return n;
-}
-
-void add_int_initializer(onnx::GraphProto& g, const std::string& name, int64_t v) {
-  *g.add_initializer() =
-      tensor_to_proto(int_scalar(DataType::int64, v), TensorEncoding::raw_data, name);
-}
-
-// A Loop body named `name` with the two inputs every Loop body starts with: the iteration
-// counter and the condition.
-onnx::GraphProto loop_body(const std::string& name) {
-  onnx::GraphProto body;
-  body.set_name(name);
-  *body.add_input() = model::value_info("iteration", tensor_type(DataType::int64, {}));
-  *body.add_input() = model::value_info("cond_in", tensor_type(DataType::bool_, {}));
-  return body;
-}
-
-// The condition passed through unchanged (the trip count alone ends the Loop): its node, and
-// the body's first output.
-void pass_condition(onnx::GraphProto& body) {
-  *body.add_node() = model::node("Identity", {"cond_in"}, {"cond_out"});
-  *body.add_output() = model::value_info("cond_out", tensor_type(DataType::bool_, {}));
-}
-
-// The Loop node running `body`.
-onnx::NodeProto loop_node(const std::vector<std::string>& inputs,
-                          const std::vector<std::string>& outputs, onnx::GraphProto body) {
-  onnx::NodeProto loop = model::node("Loop", inputs, outputs);
-  *loop.add_attribute() = model::graph_attribute("body", std::move(body));
-  return loop;
-}
-
-// The rows of a [rows, 2] key tensor, each of shape [2].
-std::vector<KeyTensor> rows_of(const KeyTensor& t) {
-  std::vector<KeyTensor> rows;
-  for (int64_t i = 0; i < t.shape[0]; ++i) {
-    KeyTensor r = chunk_along(t, 0, i, 1);
-    r.shape.erase(r.shape.begin());
-    rows.push_back(std::move(r));
-  }
-  return rows;
-}
-
-// The tensors stacked on a new leading axis (their keys one after another).
-KeyTensor stack_rows(const std::vector<KeyTensor>& rows, const Shape& row_shape) {
-  KeyTensor out;
-  out.shape = row_shape;
-  out.shape.insert(out.shape.begin(), static_cast<int64_t>(rows.size()));
-  for (const KeyTensor& r : rows) out.keys.insert(out.keys.end(), r.keys.begin(), r.keys.end());
-  return out;
-}
-
 CatalogCase pattern_case(const std::string& op, DataType dtype, std::vector<Param> params,
                          const std::string& pattern, int trips) {
   CatalogCase c = start_case(op, 13, dtype);  // Loop-13 and If-13 carry sequences

@@ -702,6 +702,116 @@ std::vector<Value> run_loop(const KernelCall& c) {
   return result;
 }
 
+// The list attribute `name` of a Scan: absent gives `count` copies of dflt; a list of another
+// length makes the model invalid.
+std::vector<int64_t> scan_flags(const KernelCall& c, const std::string& name, size_t count,
+                                int64_t dflt) {
+  const auto* a = c.attr(name);
+  if (!a) return std::vector<int64_t>(count, dflt);
+  if (static_cast<size_t>(a->ints_size()) != count)
+    throw Error(ErrorCode::invalid_model, c.label() + ": " + name + " has " +
+                                              std::to_string(a->ints_size()) +
+                                              " entries, expected " + std::to_string(count));
+  return {a->ints().begin(), a->ints().end()};
+}
+
+// axis in [-r, r-1] (scan_input_axes, scan_output_axes: "Accepted range is [-r, r-1]"), made
+// non-negative.
+int64_t scan_axis(const KernelCall& c, const std::string& what, int64_t axis, size_t rank) {
+  const auto r = static_cast<int64_t>(rank);
+  if (axis < -r || axis >= r)
+    throw Error(ErrorCode::axis_out_of_range, c.label() + ": " + what + " " + std::to_string(axis) +
+                                                  " is outside [-" + std::to_string(r) + ", " +
+                                                  std::to_string(r - 1) + "]");
+  return axis < 0 ? axis + r : axis;
+}
+
+std::vector<Value> run_scan(const KernelCall& c) {
+  // Scan-9: "It takes as input the current values of the state_variables and the current
+  //  iterated element of the scan_inputs. It must return the (updated) values of the
+  //  state_variables and zero or more scan_output_element tensors."
+  const GraphProgram& body = subgraph(c, "body");
+  const auto& bg = body.graph();
+  const auto m = static_cast<size_t>(c.attr_int("num_scan_inputs", std::nullopt));
+  if (m > c.in.size())
+    throw Error(ErrorCode::invalid_model, c.label() + ": num_scan_inputs " + std::to_string(m) +
+                                              " exceeds its " + std::to_string(c.in.size()) +
+                                              " inputs");
+  const size_t n = c.in.size() - m;
+  if (static_cast<size_t>(bg.input_size()) != n + m)
+    throw Error(ErrorCode::body_arity_mismatch,
+                c.label() + ": the body has " + std::to_string(bg.input_size()) +
+                    " inputs, expected " + std::to_string(n) + " state variables + " +
+                    std::to_string(m) + " scan inputs");
+  if (static_cast<size_t>(bg.output_size()) < n)
+    throw Error(ErrorCode::body_arity_mismatch,
+                c.label() + ": the body has " + std::to_string(bg.output_size()) +
+                    " outputs, fewer than its " + std::to_string(n) + " state variables");
+  const size_t k_out = static_cast<size_t>(bg.output_size()) - n;
+  const auto in_axes = scan_flags(c, "scan_input_axes", m, 0);
+  const auto in_dirs = scan_flags(c, "scan_input_directions", m, 0);
+  const auto out_axes = scan_flags(c, "scan_output_axes", k_out, 0);
+  const auto out_dirs = scan_flags(c, "scan_output_directions", k_out, 0);
+
+  std::vector<Value> state;
+  for (size_t i = 0; i < n; ++i) state.push_back(Value(c.tensor(i)));
+  std::vector<int64_t> axes(m);
+  std::optional<int64_t> length;
+  for (size_t j = 0; j < m; ++j) {
+    const Tensor& x = c.tensor(n + j);
+    axes[j] = scan_axis(c, "scan_input_axes entry", in_axes[j], x.shape().size());
+    const int64_t l = x.shape()[static_cast<size_t>(axes[j])];
+    // Scan's pseudo-code: "scan_i.shape[axis_i] is required to be equal to scan_j.shape[axis_j]
+    //  for all i,j."
+    if (length && *length != l)
+      throw Error(ErrorCode::shape_mismatch,
+                  c.label() + ": scan input " + std::to_string(j) + " has " + std::to_string(l) +
+                      " elements on its scan axis, scan input 0 has " + std::to_string(*length));
+    length = l;
+  }
+  const int64_t iterations = length.value_or(0);
+  std::vector<std::vector<Tensor>> scans(k_out);
+  for (int64_t i = 0; i < iterations; ++i) {
+    count_body_run(c);
+    std::vector<Value> args = state;
+    for (size_t j = 0; j < m; ++j) {
+      // scan_input_directions: "0 indicates forward direction and 1 indicates reverse
+      //  direction". "the iterated element passed to the body subgraph does not have a sequence
+      //  axis".
+      const int64_t at = in_dirs[j] == 1 ? iterations - 1 - i : i;
+      args.emplace_back(support::Gather(c.tensor(n + j),
+                                        Tensor::from_values<DataType::int64>({}, {at}), axes[j]));
+    }
+    std::vector<Value> out = body.run(args, &c.scope, c.ctx);
+    for (size_t s = 0; s < n; ++s) state[s] = out[s];
+    for (size_t k = 0; k < k_out; ++k) {
+      const Tensor& t = out[n + k].tensor(c.label() + ": scan output " + std::to_string(k));
+      // body: "It is an error if the dimensions of these values change across loop iterations."
+      if (!scans[k].empty() && t.shape() != scans[k][0].shape())
+        throw Error(ErrorCode::shape_mismatch, c.label() + ": scan output " + std::to_string(k) +
+                                                   " is " + t.describe() + " in iteration " +
+                                                   std::to_string(i) + " but was " +
+                                                   scans[k][0].describe() + " in iteration 0");
+      scans[k].push_back(t);
+    }
+  }
+  std::vector<Value> result = std::move(state);
+  for (size_t k = 0; k < k_out; ++k) {
+    if (scans[k].empty())
+      throw Error(ErrorCode::not_supported,
+                  c.label() + ": a Scan of no iteration: the shape of scan output " +
+                      std::to_string(k) + " is not derived by the reference");
+    // scan_output_directions: "0 indicates appending and 1 indicates prepending"; the elements
+    // are accumulated along scan_output_axes (a new axis of the output, of rank r + 1).
+    if (out_dirs[k] == 1) std::reverse(scans[k].begin(), scans[k].end());
+    const int64_t axis =
+        scan_axis(c, "scan_output_axes entry", out_axes[k], scans[k][0].shape().size() + 1);
+    const DataType d = scans[k][0].dtype();
+    result.emplace_back(ops::ConcatFromSequence(Sequence(d, scans[k]), axis, 1));
+  }
+  return result;
+}
+
 std::vector<Value> run_if(const KernelCall& c) {
   const bool cond = read_bool_scalar(c.tensor(0), c.label() + ": cond");
   const GraphProgram& branch = subgraph(c, cond ? "then_branch" : "else_branch");
@@ -1081,6 +1191,8 @@ const std::unordered_map<std::string, OpEntry>& op_table() {
         }}},
       {"Loop", {{1, 11, 13, 16, 19, 21, 23, 24}, 1, {"body"}, run_loop}},
       {"If", {{1, 11, 13, 16, 19, 21, 23, 24}, 1, {"then_branch", "else_branch"}, run_if}},
+      // Scan-8 scans a batch axis of its own; from Scan-9 the scan axes are attributes.
+      {"Scan", {{8, 9, 11, 16, 19, 21, 23, 24}, 9, {"body"}, run_scan}},
   };
   return table;
 }

@@ -463,6 +463,21 @@ std::vector<OperatorSignature> build_table() {
                  {{"V", f.v_text, f.v_kinds, f.since < 16 ? kAll : kAllIr4},
                   {"B", "Only bool", kTensor, kBool}}});
   }
+  // Scan: V is tensors only; all_tensor_types() at 9 and 11, _ir4 from 16 (bfloat16), then its
+  // successors.
+  for (auto [v, text] :
+       std::vector<std::pair<int64_t, std::string_view>>{{9, "All Tensor types"},
+                                                         {11, "All Tensor types"},
+                                                         {16, "All Tensor types"},
+                                                         {19, "All Tensor types up to IRv9."},
+                                                         {21, "All Tensor types up to IRv10."},
+                                                         {23, "All Tensor types up to IRv11."},
+                                                         {24, "All Tensor types up to IRv11."}})
+    t.push_back({"Scan",
+                 v,
+                 {variadic("initial_state_and_scan_inputs", "V", false, 1)},
+                 {variadic("final_state_and_scan_outputs", "V", false, 1)},
+                 {{"V", text, kTensor, v < 16 ? kAll : kAllIr4}}});
   std::stable_sort(t.begin(), t.end(), [](const OperatorSignature& a, const OperatorSignature& b) {
     return a.op != b.op ? a.op < b.op : a.since_version < b.since_version;
   });

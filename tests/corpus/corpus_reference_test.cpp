@@ -243,20 +243,29 @@ GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(CorpusCase);
 
 // The corpus as a whole: size, must-reject share, every op over the 16 types (bfloat16: valid
 // for SplitToSequence-24, must-reject for the others and SplitToSequence-11), the companion
-// operators over the 15 of their constraints (SequenceEmpty also bfloat16, must-reject).
+// operators over the 15 of their constraints (SequenceEmpty also bfloat16, must-reject); the
+// machinery probes apart.
 TEST(Corpus, SizeAndTypeCoverage) {
   const auto folders = case_folders();
   EXPECT_GE(folders.size(), 1000u);
   size_t rejects = 0;
   std::map<std::string, std::set<std::string>> types;
   std::set<std::string> ids;
+  std::map<std::string, size_t> probes;  // the machinery probes, per operator
   for (const auto& f : folders) {
     const CaseJson meta = parse_case_json(read_file(kCorpus / f / "case.json"));
     rejects += meta.expected_error.has_value();
-    types[meta.op].insert(meta.dtype);
     EXPECT_TRUE(ids.insert(meta.id).second) << meta.id;
+    if (context_of(meta.params) == kMachineryContext) {
+      ++probes[meta.op];
+      continue;
+    }
+    types[meta.op].insert(meta.dtype);
   }
   EXPECT_GE(rejects, 50u);
+  // generators/catalog/machinery.cpp: 13 Loop, 3 If, 5 Scan and 6 SequenceMap probes.
+  EXPECT_EQ(probes, (std::map<std::string, size_t>{
+                        {"If", 3}, {"Loop", 13}, {"Scan", 5}, {"SequenceMap", 6}}));
   EXPECT_EQ(types.size(), 9u);
   for (const auto& [op, t] : types) {
     const bool fifteen =
@@ -291,7 +300,9 @@ TEST(Corpus, ContextsPerOperator) {
             with(without(all, {"sequence_map_body"}), {"loop_counter_position", "loop_carried"}));
   EXPECT_EQ(contexts["SequenceInsert"],
             with(without(all, {"sequence_map_body"}), {"list_append", "loop_carried"}));
-  EXPECT_EQ(contexts["SequenceMap"], without(all, {"sequence_map_body"}));
+  EXPECT_EQ(contexts["SequenceMap"], with(without(all, {"sequence_map_body"}), {"machinery"}));
+  for (const char* machinery : {"If", "Loop", "Scan"})
+    EXPECT_EQ(contexts[machinery], std::set<std::string>{"machinery"}) << machinery;
   EXPECT_EQ(contexts["SplitToSequence"],
             with(without(all, {"sequence_map_body", "all_constant"}),
                  {"split_then_gather", "loop_carried", "scan_of_sequences"}));
