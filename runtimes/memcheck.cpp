@@ -9,6 +9,12 @@
 
 #include "runtimes/memcheck_supp.h"
 
+// valgrind's client requests (VALGRIND_COUNT_ERRORS). Without the header (the build says so,
+// runtimes/onnxruntime.cmake) workers cannot count errors, and memcheck_unavailable() says why.
+#if SEQCONF_HAVE_VALGRIND
+#include <valgrind/memcheck.h>
+#endif
+
 namespace seqconf {
 
 std::string valgrind_program() {
@@ -22,6 +28,25 @@ std::string valgrind_program() {
     if (::access(candidate.c_str(), X_OK) == 0) return candidate;
   }
   return {};
+}
+
+std::string memcheck_unavailable() {
+#if SEQCONF_HAVE_VALGRIND
+  if (valgrind_program().empty())
+    return "valgrind is not installed (apt-get install valgrind, or $SEQCONF_VALGRIND)";
+  return {};
+#else
+  return "seqconf was built without valgrind's header valgrind/memcheck.h (apt-get install "
+         "valgrind, then configure and build again)";
+#endif
+}
+
+uint64_t memcheck_errors_counted() {
+#if SEQCONF_HAVE_VALGRIND
+  return VALGRIND_COUNT_ERRORS;
+#else
+  return 0;
+#endif
 }
 
 const char* memcheck_suppressions() { return kMemcheckSuppressions; }
@@ -132,6 +157,12 @@ std::string memory_error_text(const MemoryError& m) {
   std::string s = m.kind + ": " + m.description;
   if (!m.frames.empty()) s += ", at " + m.frames.front();
   return s;
+}
+
+std::string worker_memory_error_line(const WorkerMemoryError& e) {
+  return "WORKER MEMORY ERROR [" + std::string(worker_phase_name(e.phase)) + ", " +
+         std::to_string(e.workers) + (e.workers == 1 ? " worker] " : " workers] ") +
+         memory_error_text(e.error);
 }
 
 }  // namespace seqconf
