@@ -867,7 +867,7 @@ std::vector<Bundled> write_bundles(const BundleOptions& o, std::ostream& log) {
           r.error = prep_error;
         }
         if (memory_error) {
-          if (auto again = rerun_on->take_memory_error()) {
+          if (auto again = take_memory_error(*rerun_on)) {
             memory_error = again;
             pick = k;
             found = true;

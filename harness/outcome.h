@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "reference/context.h"
+#include "runtimes/memory_error.h"
 
 namespace seqconf {
 
@@ -147,16 +148,6 @@ struct ExportedVerdicts {
 // The end_to_end_layer of an exported case from its three verdicts (runtime: the outcome's).
 std::string end_to_end_layer(Status runtime, const Judgement& exporter,
                              const Judgement& end_to_end);
-
-// What valgrind memcheck reported while the runtime ran the case (seqconf run --memcheck): its
-// first error.
-struct MemoryError {
-  // valgrind's error kind: "UninitCondition", "InvalidRead", "SyscallParam", ...
-  std::string kind;
-  std::string description;  // valgrind's one-line text of it
-  // The top frames, innermost first: "function (library or file:line)".
-  std::vector<std::string> frames;
-};
 
 struct Outcome {
   std::string case_id;

@@ -9,6 +9,7 @@
 #include "harness/static_checks.h"
 #include "reference/error.h"
 #include "reference/limits.h"
+#include "runtimes/isolated.h"
 #include "runtimes/memcheck.h"
 #include "runtimes/reference_runtime.h"
 
@@ -270,7 +271,7 @@ Outcome run_case(const Case& c, Runtime& runtime, const RunOptions& options,
   std::optional<CaseStaticChecks> checks;
   std::optional<ExportedCase> ex;
   auto finish = [&]() -> Outcome {
-    if (std::optional<MemoryError> m = runtime.take_memory_error()) note_memory_error(o, *m);
+    if (std::optional<MemoryError> m = take_memory_error(runtime)) note_memory_error(o, *m);
     o.kept_model = runtime.kept_model(c.dir / "model.onnx", o.status != Status::pass);
     if (checks) {
       o.findings = checks->findings();

@@ -244,6 +244,45 @@ Expectation expectation_from_json(const json& j, const std::string& w) {
   return e;
 }
 
+MemoryError memory_error_from_json(const json& j, const std::string& where) {
+  MemoryError m;
+  m.kind = need_string(j, "kind", where);
+  m.description = need_string(j, "description", where);
+  if (const auto f = j.find("frames"); f != j.end() && f->is_array())
+    for (const auto& frame : *f) {
+      if (!frame.is_string())
+        throw Error(ErrorCode::invalid_argument, "report: " + where + ".frames: not a string");
+      m.frames.push_back(frame.get<std::string>());
+    }
+  return m;
+}
+
+json memory_error_to_json(const MemoryError& m) {
+  return {{"kind", m.kind}, {"description", m.description}, {"frames", m.frames}};
+}
+
+json worker_memory_error_to_json(const WorkerMemoryError& e) {
+  json j = memory_error_to_json(e.error);
+  j["phase"] = worker_phase_name(e.phase);
+  j["workers"] = e.workers;
+  return j;
+}
+
+WorkerMemoryError worker_memory_error_from_json(const json& j, const std::string& where) {
+  WorkerMemoryError e;
+  e.error = memory_error_from_json(j, where);
+  const std::string phase = need_string(j, "phase", where);
+  if (phase == worker_phase_name(WorkerPhase::startup))
+    e.phase = WorkerPhase::startup;
+  else if (phase == worker_phase_name(WorkerPhase::between_cases))
+    e.phase = WorkerPhase::between_cases;
+  else
+    throw Error(ErrorCode::invalid_argument, "report: " + where + ".phase: unknown \"" + phase +
+                                                 "\" (startup or between_cases)");
+  e.workers = need_number<int>(j, "workers", where);
+  return e;
+}
+
 CaseRecord case_from_json(const json& j, size_t index) {
   const std::string where = "cases[" + std::to_string(index) + "]";
   CaseRecord c;
@@ -301,19 +340,8 @@ CaseRecord case_from_json(const json& j, size_t index) {
   o.kept_model = opt_string(j, "kept_model");
   if (const auto it = j.find("attribution"); it != j.end() && !it->is_null())
     o.attribution = attribution_from_json(*it, where + ".attribution");
-  if (const auto it = j.find("memory_error"); it != j.end() && !it->is_null()) {
-    const std::string w = where + ".memory_error";
-    MemoryError m;
-    m.kind = need_string(*it, "kind", w);
-    m.description = need_string(*it, "description", w);
-    if (const auto f = it->find("frames"); f != it->end() && f->is_array())
-      for (const auto& frame : *f) {
-        if (!frame.is_string())
-          throw Error(ErrorCode::invalid_argument, "report: " + w + ".frames: not a string");
-        m.frames.push_back(frame.get<std::string>());
-      }
-    o.memory_error = std::move(m);
-  }
+  if (const auto it = j.find("memory_error"); it != j.end() && !it->is_null())
+    o.memory_error = memory_error_from_json(*it, where + ".memory_error");
   o.comparison = opt_string(j, "comparison");
   o.ambiguity = opt_string(j, "ambiguity");
   if (const auto it = j.find("delegated"); it != j.end() && it->is_object()) {
@@ -434,6 +462,14 @@ json report_to_json(const Report& r) {
                              {"details", f.details},
                              {"case_ids", f.case_ids}});
 
+  // Written whenever the run was under memcheck: an empty list says that no worker made an error
+  // outside the cases.
+  if (r.info.options.value("memcheck", false) || !r.info.worker_memory_errors.empty()) {
+    j["worker_memory_errors"] = json::array();
+    for (const auto& e : r.info.worker_memory_errors)
+      j["worker_memory_errors"].push_back(worker_memory_error_to_json(e));
+  }
+
   // Derived from the cases like the rest; report_from_json recomputes them.
   j["departures"] = json::array();
   for (const auto& d : r.departures) j["departures"].push_back(departure_to_json(d));
@@ -505,6 +541,13 @@ Report report_from_json(const json& j) {
       if (s.is_string()) i.merged_from.push_back(s.get<std::string>());
   if (const auto it = j.find("delegation"); it != j.end() && it->is_object())
     i.host = it->value("host", std::string());
+  if (const auto it = j.find("worker_memory_errors"); it != j.end() && !it->is_null()) {
+    if (!it->is_array())
+      throw Error(ErrorCode::invalid_argument, "report: worker_memory_errors is not a list");
+    for (size_t k = 0; k < it->size(); ++k)
+      i.worker_memory_errors.push_back(worker_memory_error_from_json(
+          (*it)[k], "worker_memory_errors[" + std::to_string(k) + "]"));
+  }
   const json& cases = need(j, "cases", "report");
   if (!cases.is_array()) throw Error(ErrorCode::invalid_argument, "report: cases is not a list");
   for (size_t k = 0; k < cases.size(); ++k) r.cases.push_back(case_from_json(cases[k], k));

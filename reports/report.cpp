@@ -713,6 +713,8 @@ Report merge(const std::vector<Report>& parts, std::vector<std::string> sources)
       r.info.start_time = std::min(r.info.start_time, p.info.start_time);
       r.info.end_time = std::max(r.info.end_time, p.info.end_time);
       r.info.complete = r.info.complete && p.info.complete;
+      for (const auto& e : p.info.worker_memory_errors)
+        add_worker_memory_error(r.info.worker_memory_errors, e);
       for (const auto& c : p.cases) r.cases.push_back(c);
     } else {
       r.cases = p.cases;
@@ -924,6 +926,8 @@ std::string exported_text(const Report& r, size_t max_rows) {
   return out;
 }
 
-int exit_code(const Report& report) { return report.summary.has_unexpected() ? 1 : 0; }
+int exit_code(const Report& report) {
+  return report.summary.has_unexpected() || !report.info.worker_memory_errors.empty() ? 1 : 0;
+}
 
 }  // namespace seqconf::reports

@@ -185,6 +185,9 @@ struct RunInfo {
   // The reference's host runtime for the operators it lacks (runtimes/host.h): name and version;
   // empty when the run had none.
   std::string host;
+  // A run under valgrind memcheck (--memcheck): the errors its workers made outside any case,
+  // while they started and made their runtime or between cases; never a case's.
+  std::vector<WorkerMemoryError> worker_memory_errors;
 };
 
 struct Report {
@@ -255,7 +258,8 @@ std::map<std::string, int> delegated_cases(const Report& report);
 // "model is invalid under the spec", ...
 std::string exporter_departure_what(Status status, Reason reason);
 
-// Exit code of a run or merge: 1 iff unexpected failures or unexpected passes, else 0.
+// Exit code of a run or merge: 1 iff unexpected failures or unexpected passes, or a worker's
+// memory error outside any case (RunInfo::worker_memory_errors), else 0.
 int exit_code(const Report& report);
 
 }  // namespace seqconf::reports

@@ -32,8 +32,6 @@
 #include <unordered_map>
 #include <vector>
 
-#include <valgrind/memcheck.h>
-
 #include "reference/error.h"
 #include "reference/proto.h"
 #include "runtimes/memcheck.h"
@@ -213,15 +211,19 @@ void write_frame(int fd, const std::string& payload) {
 }
 
 // The worker: answers requests with `handle` until the parent closes the socket. Under memcheck
-// each answer is followed by a frame with the number of errors memcheck has counted so far,
-// taken once the answer is sent (sending outputs the runtime never initialised is an error too).
+// it writes a frame with the number of errors memcheck has counted so far once it is ready (its
+// runtime made), after each answer (taken once the answer is sent: sending outputs the runtime
+// never initialised is an error too), and after each request without an answer.
 [[noreturn]] void worker_main(int fd, const WorkerProcess::Handler& handle, bool memcheck) {
+  const auto count = [&] {
+    if (memcheck) write_frame(fd, std::to_string(memcheck_errors_counted()));
+  };
+  count();
   std::string request;
   while (read_frame(fd, request)) {
     const std::optional<std::string> answer = handle(request);
-    if (!answer) continue;
-    write_frame(fd, *answer);
-    if (memcheck) write_frame(fd, std::to_string(VALGRIND_COUNT_ERRORS));
+    if (answer) write_frame(fd, *answer);
+    count();
   }
   ::_exit(0);
 }
@@ -379,6 +381,17 @@ class WorkerProcess::Process {
     return m;
   }
 
+  std::vector<WorkerMemoryError> take_worker_memory_errors() {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (options_.memcheck && pid_ > 0 && (!ready_ || owed_ > 0)) {
+      what_ = "memcheck: the worker's errors";
+      stderr_tail_.clear();
+      start_deadline();
+      (void)settle();  // a worker that died or hung is gone (what it wrote is read when it died)
+    }
+    return std::exchange(worker_errors_, {});
+  }
+
   // The worker generation a model prepared now lives in (changes when the worker is restarted).
   uint64_t generation() const { return generation_; }
   uint64_t requests() const { return requests_; }
@@ -417,7 +430,9 @@ class WorkerProcess::Process {
     std::string frame;
     put(frame, payload);
     // Small enough for the socket buffer; a worker that is gone shows on the next call.
-    (void)::send(fd_, frame.data(), frame.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
+    const ssize_t n = ::send(fd_, frame.data(), frame.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
+    // Under memcheck the worker answers it with its error count, read before the next request.
+    if (options_.memcheck && n == static_cast<ssize_t>(frame.size())) ++owed_;
   }
 
  private:
@@ -437,29 +452,75 @@ class WorkerProcess::Process {
     }
     ++requests_;
     stderr_tail_.clear();
+    // The worker's start-up under memcheck counts in the time limit, as it does without.
+    start_deadline();
+    if (options_.memcheck)
+      if ((failure_ = settle())) return;
+    failure_ = exchange(Exchange::send);
+  }
+
+  void start_deadline() {
     deadline_.reset();
     if (options_.timeout_ms > 0)
       deadline_ = Clock::now() + std::chrono::milliseconds(options_.timeout_ms);
-    failure_ = exchange(/*only_send=*/true);
   }
 
   // The answer to the request begin_locked() started.
   Answer answer_locked() {
-    std::optional<Answer> a = failure_ ? std::move(failure_) : exchange(/*only_send=*/false);
+    std::vector<std::string> frames;
+    std::optional<Answer> a =
+        failure_ ? std::move(failure_)
+                 : exchange(Exchange::send_and_receive, options_.memcheck ? 2 : 1, &frames);
     failure_.reset();
     std::string().swap(frame_);
-    return std::move(*a);
+    if (a) return std::move(*a);
+    Answer answer;
+    answer.ok = true;
+    answer.bytes = std::move(frames.front());
+    if (options_.memcheck) note_errors(std::stoull(frames.back()));
+    return answer;
   }
 
-  // Sends what remains of the request, then (unless only_send) reads its answer, watching the
-  // worker's stderr, its death, the time limit and a stop request. Returns the answer or the
-  // failure; nullopt when only_send and the request is sent.
-  std::optional<Answer> exchange(bool only_send) {
+  // Under memcheck, before a request is sent: reads the counts the worker owes (the one it
+  // writes once ready, when it is new; one per request without an answer), while it waits for
+  // the request. The errors memcheck wrote until then are the worker's, not the request's.
+  // Returns the failure when the worker died, hung or was stopped meanwhile.
+  std::optional<Answer> settle() {
+    std::optional<Answer> failed;
+    if (!ready_) failed = settle_phase(WorkerPhase::startup, 1);
+    if (!failed && ready_ && owed_ > 0) failed = settle_phase(WorkerPhase::between_cases, owed_);
+    return failed;
+  }
+
+  // Reads `count` counts of the worker's, the last of which gives its errors in `phase`.
+  std::optional<Answer> settle_phase(WorkerPhase phase, size_t count) {
+    std::vector<std::string> frames;
+    settling_ = phase;
+    std::optional<Answer> failed = exchange(Exchange::receive, count, &frames);
+    settling_.reset();
+    if (failed) return failed;
+    if (phase == WorkerPhase::startup) ready_ = true;
+    if (phase == WorkerPhase::between_cases) owed_ = 0;
+    note_worker_errors(phase, std::stoull(frames.back()));
+    return std::nullopt;
+  }
+
+  enum class Exchange {
+    send,              // send what remains of the request
+    send_and_receive,  // and read the answer's frames
+    receive,           // read frames the worker owes, sending nothing
+  };
+
+  // Sends what remains of the request (unless Exchange::receive), then (unless Exchange::send)
+  // reads `frames` frames into *received, watching the worker's stderr, its death, the time limit
+  // and a stop request. Returns the failure, or nullopt.
+  std::optional<Answer> exchange(Exchange mode, size_t frames = 0,
+                                 std::vector<std::string>* received = nullptr) {
     std::string answer;
     char buffer[65536];
     for (;;) {
-      const bool sending = sent_ < frame_.size();
-      if (!sending && only_send) return std::nullopt;
+      const bool sending = mode != Exchange::receive && sent_ < frame_.size();
+      if (!sending && mode == Exchange::send) return std::nullopt;
       pollfd p[2] = {{fd_, static_cast<short>(sending ? POLLOUT : POLLIN), 0},
                      {err_fd_, POLLIN, 0}};
       // Past the time limit the poll does not wait, but an answer that is there is still read:
@@ -491,20 +552,17 @@ class WorkerProcess::Process {
       if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
       if (n <= 0) return died(what_);
       answer.append(buffer, static_cast<size_t>(n));
-      if (frames_complete(answer, options_.memcheck ? 2 : 1)) break;
+      if (frames_complete(answer, frames)) break;
     }
     Reader in(answer);
-    Answer a;
-    a.ok = true;
-    a.bytes = in.get();
-    if (options_.memcheck) note_errors(std::stoull(in.get()));
-    return a;
+    for (size_t k = 0; k < frames; ++k) received->push_back(in.get());
+    return std::nullopt;
   }
 
   // Whether s holds `count` complete frames.
-  static bool frames_complete(const std::string& s, int count) {
+  static bool frames_complete(const std::string& s, size_t count) {
     size_t pos = 0;
-    for (int k = 0; k < count; ++k) {
+    for (size_t k = 0; k < count; ++k) {
       uint64_t n = 0;
       if (s.size() - pos < sizeof n) return false;
       std::memcpy(&n, s.data() + pos, sizeof n);
@@ -543,13 +601,30 @@ class WorkerProcess::Process {
     if (!memory_error_) memory_error_ = std::move(first);
   }
 
+  // The worker says memcheck has counted `counted` errors so far, and waits for a request: the
+  // errors its XML output holds beyond those already read are its own, made in `phase`. An
+  // error counted again (a count that grew with no new error written) was recorded already.
+  void note_worker_errors(WorkerPhase phase, uint64_t counted) {
+    if (counted <= errors_counted_) return;
+    errors_counted_ = counted;
+    std::vector<MemoryError> errors = xml_errors();
+    for (size_t k = errors_read_; k < errors.size(); ++k)
+      add_worker_memory_error(worker_errors_, {phase, std::move(errors[k]), 1});
+    errors_read_ = std::max(errors_read_, errors.size());
+  }
+
   // A worker under memcheck that died: the first error it wrote since the last request, if any
-  // (memcheck writes an invalid access before the signal it causes kills the worker).
+  // (memcheck writes an invalid access before the signal it causes kills the worker); the
+  // worker's own when it died while it was not answering a request (settle()).
   void note_errors_of_dead_worker() {
     if (!options_.memcheck || xml_file_.empty()) return;
     std::vector<MemoryError> errors = xml_errors();
-    if (errors.size() > errors_read_ && !memory_error_)
+    if (settling_) {
+      for (size_t k = errors_read_; k < errors.size(); ++k)
+        add_worker_memory_error(worker_errors_, {*settling_, std::move(errors[k]), 1});
+    } else if (errors.size() > errors_read_ && !memory_error_) {
       memory_error_ = std::move(errors[errors_read_]);
+    }
     errors_read_ = std::max(errors_read_, errors.size());
   }
 
@@ -584,9 +659,9 @@ class WorkerProcess::Process {
     // worker's own.
     std::vector<std::string> args;
     if (options_.memcheck) {
-      const std::string valgrind = valgrind_program();
-      if (valgrind.empty() || !make_xml_dir(why)) {
-        if (valgrind.empty()) *why = "cannot start a worker under memcheck: valgrind not found";
+      const std::string unavailable = memcheck_unavailable();
+      if (!unavailable.empty() || !make_xml_dir(why)) {
+        if (!unavailable.empty()) *why = "cannot start a worker under memcheck: " + unavailable;
         ::close(fds[0]);
         ::close(fds[1]);
         ::close(err[0]);
@@ -596,7 +671,7 @@ class WorkerProcess::Process {
       std::error_code ec;
       if (!xml_file_.empty()) std::filesystem::remove(xml_file_, ec);
       xml_file_ = xml_dir_ + "/worker-" + std::to_string(generation_ + 1) + ".xml";
-      args = memcheck_command(valgrind, xml_file_, xml_dir_ + "/seqconf.supp");
+      args = memcheck_command(valgrind_program(), xml_file_, xml_dir_ + "/seqconf.supp");
     }
     args.insert(args.end(),
                 {program_path(), kWorkerFlag, recipe_.kind, recipe_.argument,
@@ -636,6 +711,9 @@ class WorkerProcess::Process {
     requests_ = 0;
     errors_counted_ = 0;
     errors_read_ = 0;
+    ready_ = false;
+    owed_ = 0;
+    settling_.reset();
     return true;
   }
 
@@ -759,6 +837,13 @@ class WorkerProcess::Process {
   uint64_t errors_counted_ = 0;
   size_t errors_read_ = 0;
   std::optional<MemoryError> memory_error_;
+  // Under memcheck: whether the current worker's ready count is read, the counts it owes for
+  // requests without an answer, what settle() is reading (the errors of a worker that dies then
+  // are its own), and the workers' errors outside any request not yet taken.
+  bool ready_ = false;
+  size_t owed_ = 0;
+  std::optional<WorkerPhase> settling_;
+  std::vector<WorkerMemoryError> worker_errors_;
 };
 
 WorkerProcess::WorkerProcess(WorkerRecipe recipe, IsolationOptions options)
@@ -781,6 +866,9 @@ bool WorkerProcess::alive() const { return process_->alive(); }
 std::string WorkerProcess::new_id() { return process_->new_id(); }
 std::optional<MemoryError> WorkerProcess::take_memory_error() {
   return process_->take_memory_error();
+}
+std::vector<WorkerMemoryError> WorkerProcess::take_worker_memory_errors() {
+  return process_->take_worker_memory_errors();
 }
 
 namespace {
@@ -908,9 +996,9 @@ WorkerRecipe recipe_of(const Runtime& inner, const IsolationOptions& options) {
                   "again (Runtime::recipe, or IsolationOptions::recipe)");
 }
 
-class IsolatedRuntime : public Runtime {
+class RuntimeInWorker : public IsolatedRuntime {
  public:
-  IsolatedRuntime(std::shared_ptr<Runtime> inner, IsolationOptions options)
+  RuntimeInWorker(std::shared_ptr<Runtime> inner, IsolationOptions options)
       : inner_(inner),
         worker_(std::make_shared<WorkerProcess>(recipe_of(*inner, options), options)) {
     worker_->start();
@@ -921,6 +1009,9 @@ class IsolatedRuntime : public Runtime {
   std::string location() const override { return inner_->location(); }
   bool out_of_process() const override { return true; }
   std::optional<MemoryError> take_memory_error() override { return worker_->take_memory_error(); }
+  std::vector<WorkerMemoryError> take_worker_memory_errors() override {
+    return worker_->take_worker_memory_errors();
+  }
 
   std::unique_ptr<PreparedModel> prepare(const std::filesystem::path& model_path,
                                          const onnx::ModelProto& model, RunError* error) override {
@@ -949,9 +1040,16 @@ class IsolatedRuntime : public Runtime {
 
 }  // namespace
 
-std::unique_ptr<Runtime> make_isolated_runtime(std::shared_ptr<Runtime> inner,
-                                               IsolationOptions options) {
-  return std::make_unique<IsolatedRuntime>(std::move(inner), options);
+IsolatedRuntime* as_isolated(Runtime& runtime) { return dynamic_cast<IsolatedRuntime*>(&runtime); }
+
+std::optional<MemoryError> take_memory_error(Runtime& runtime) {
+  IsolatedRuntime* isolated = as_isolated(runtime);
+  return isolated ? isolated->take_memory_error() : std::nullopt;
+}
+
+std::unique_ptr<IsolatedRuntime> make_isolated_runtime(std::shared_ptr<Runtime> inner,
+                                                       IsolationOptions options) {
+  return std::make_unique<RuntimeInWorker>(std::move(inner), options);
 }
 
 std::unique_ptr<Runtime> isolate_runtime(std::unique_ptr<Runtime> runtime,

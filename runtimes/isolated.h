@@ -11,8 +11,10 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <vector>
 
 #include "reference/limits.h"
+#include "runtimes/memory_error.h"
 #include "runtimes/runtime.h"
 
 namespace seqconf {
@@ -26,11 +28,13 @@ struct IsolationOptions {
   // program embedding the suite registers for its runtime factory (suite_main).
   std::optional<WorkerRecipe> recipe;
   // Run the worker under valgrind memcheck (runtimes/memcheck.h) with its time limit
-  // kMemcheckSlowdown times as long. After each answered request the worker tells how many
-  // errors memcheck has counted so far (VALGRIND_COUNT_ERRORS); when that grew, the first new
-  // error in memcheck's XML output is the request's, and the runtime's take_memory_error()
-  // gives it. Errors while the worker starts, or while it drops a model (a request without an
-  // answer), count for the next request.
+  // kMemcheckSlowdown times as long. The worker tells how many errors memcheck has counted so
+  // far (VALGRIND_COUNT_ERRORS) once it has started and made its runtime, before its first
+  // request, after each answered request, and after each request without an answer (dropping a
+  // model). The parent reads those counts before it sends the next request, while the worker
+  // waits: the errors memcheck wrote in its XML output until then are the worker's
+  // (IsolatedRuntime::take_worker_memory_errors: start-up, or between cases), and those written
+  // while it answered a request are the request's (IsolatedRuntime::take_memory_error).
   bool memcheck = false;
 };
 
@@ -85,9 +89,15 @@ class WorkerProcess {
   uint64_t requests() const;    // requests sent to the current worker (calls and tells)
   bool alive() const;
   std::string new_id();
-  // Under memcheck (IsolationOptions::memcheck): the first memory error since the last call,
-  // if any; the worker is then stopped, and the next request starts a new one.
+  // Under memcheck (IsolationOptions::memcheck): the first memory error the worker made while it
+  // answered a request since the last call, if any; the worker is then stopped, and the next
+  // request starts a new one.
   std::optional<MemoryError> take_memory_error();
+  // Under memcheck: the errors the workers made outside any request since the last call (while
+  // they started and made their runtime, or between requests), each once with the number of
+  // workers that made it. Reads first what the current worker still owes (its start-up, the
+  // models it dropped since its last answer), waiting for it within the time limit.
+  std::vector<WorkerMemoryError> take_worker_memory_errors();
 
  private:
   class Process;
@@ -109,11 +119,29 @@ WorkerProcess::Handler serve_runtime(std::shared_ptr<Runtime> runtime);
 // as a worker, it serves its parent's requests and exits; otherwise it returns at once.
 void serve_if_worker(int argc, char** argv);
 
+// A runtime in an isolated worker (make_isolated_runtime): a Runtime, and what only its worker
+// can tell, valgrind memcheck's errors (IsolationOptions::memcheck).
+class IsolatedRuntime : public Runtime {
+ public:
+  // The first memory error memcheck reported while the worker prepared and ran models since the
+  // last call, and the worker is replaced so that every error it reports is new; nullopt
+  // otherwise, and always without memcheck. A run asks once a case has its outcome.
+  virtual std::optional<MemoryError> take_memory_error() = 0;
+  // The errors the worker made outside any case since the last call (WorkerProcess::
+  // take_worker_memory_errors): never a case's. A run asks once its cases are done.
+  virtual std::vector<WorkerMemoryError> take_worker_memory_errors() = 0;
+};
+
+// The runtime as an isolated one, or null when it does not run in an isolated worker.
+IsolatedRuntime* as_isolated(Runtime& runtime);
+// IsolatedRuntime::take_memory_error of an isolated runtime; nullopt for any other.
+std::optional<MemoryError> take_memory_error(Runtime& runtime);
+
 // The inner runtime answers name(), version() and location() here; the worker makes its own
 // from the inner runtime's recipe (Runtime::recipe), or else from options.recipe. Throws
 // Error(invalid_argument) when there is neither.
-std::unique_ptr<Runtime> make_isolated_runtime(std::shared_ptr<Runtime> inner,
-                                               IsolationOptions options = {});
+std::unique_ptr<IsolatedRuntime> make_isolated_runtime(std::shared_ptr<Runtime> inner,
+                                                       IsolationOptions options = {});
 
 // The runtime in an isolated worker, or the runtime itself when it runs out of process already
 // (Runtime::out_of_process).

@@ -2,10 +2,11 @@
 // the command that starts a worker under it, and the reader of the errors it writes as XML.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
-#include "harness/outcome.h"
+#include "runtimes/memory_error.h"
 
 namespace seqconf {
 
@@ -15,6 +16,15 @@ inline constexpr int kMemcheckSlowdown = 20;
 
 // valgrind's path: $SEQCONF_VALGRIND when set, else valgrind on $PATH; empty when there is none.
 std::string valgrind_program();
+
+// Why workers cannot run under memcheck here, or empty when they can: valgrind is not installed,
+// or this program was built without valgrind's header (valgrind/memcheck.h, which comes with
+// it in Debian's package valgrind), so that its workers cannot count memcheck's errors.
+std::string memcheck_unavailable();
+
+// The number of errors memcheck has counted in this process so far (VALGRIND_COUNT_ERRORS),
+// repetitions of one error included; 0 when the process does not run under memcheck.
+uint64_t memcheck_errors_counted();
 
 // The suppressions of runtimes/memcheck.supp (known noise, each with its reason), compiled in.
 const char* memcheck_suppressions();
@@ -32,5 +42,9 @@ std::vector<MemoryError> parse_memcheck_xml(const std::string& xml, size_t max_f
 
 // "UninitCondition: Conditional jump or move depends on uninitialised value(s), at f (a.cpp:3)"
 std::string memory_error_text(const MemoryError& m);
+
+// A console line for an error a worker made outside any case: "WORKER MEMORY ERROR [startup, 3
+// workers] " followed by memory_error_text.
+std::string worker_memory_error_line(const WorkerMemoryError& e);
 
 }  // namespace seqconf

@@ -12,6 +12,7 @@ add_library(seqconf_external_runtimes STATIC
   ${CMAKE_CURRENT_LIST_DIR}/onnxruntime.cpp
   ${CMAKE_CURRENT_LIST_DIR}/isolated.cpp
   ${CMAKE_CURRENT_LIST_DIR}/memcheck.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/memory_error.cpp
   ${CMAKE_CURRENT_LIST_DIR}/process.cpp
 )
 # The installed package adds include/seqconf (package/CMakeLists.txt).
@@ -43,3 +44,18 @@ configure_file(${CMAKE_CURRENT_LIST_DIR}/memcheck_supp.h.in
                ${CMAKE_CURRENT_BINARY_DIR}/generated/runtimes/memcheck_supp.h @ONLY)
 target_include_directories(seqconf_external_runtimes PRIVATE
                            ${CMAKE_CURRENT_BINARY_DIR}/generated)
+
+# valgrind's header (Debian package valgrind, which also installs the valgrind program): a worker
+# under memcheck counts memcheck's errors with its client request VALGRIND_COUNT_ERRORS. Without
+# it the build goes on and --memcheck refuses with the reason (runtimes/memcheck.h,
+# memcheck_unavailable): valgrind is a tool to run the suite under, not one to build it, and a
+# machine without the header has, on Debian, no valgrind to run either.
+include(CheckIncludeFileCXX)
+check_include_file_cxx(valgrind/memcheck.h SEQCONF_HAVE_VALGRIND_H)
+if(SEQCONF_HAVE_VALGRIND_H)
+  target_compile_definitions(seqconf_external_runtimes PRIVATE SEQCONF_HAVE_VALGRIND=1)
+else()
+  message(WARNING "valgrind/memcheck.h not found (apt-get install valgrind): building without "
+                  "seqconf run --memcheck, which will say so when asked for")
+  target_compile_definitions(seqconf_external_runtimes PRIVATE SEQCONF_HAVE_VALGRIND=0)
+endif()

@@ -12,7 +12,6 @@
 
 #include <onnx/onnx_pb.h>
 
-#include "harness/outcome.h"
 #include "reference/context.h"
 #include "reference/value.h"
 
@@ -134,10 +133,6 @@ class Runtime {
     (void)keep;
     return {};
   }
-  // The first memory error valgrind memcheck reported in this runtime's worker since the last
-  // call (IsolationOptions::memcheck), and the worker is replaced so that every error it
-  // reports is new; nullopt otherwise. A run asks once a case has its outcome.
-  virtual std::optional<MemoryError> take_memory_error() { return std::nullopt; }
 };
 
 }  // namespace seqconf

@@ -79,9 +79,8 @@ SuiteResult run_suite(const RuntimeFactory& make_runtime, const SuiteOptions& op
   std::vector<std::unique_ptr<Runtime>> runtimes;
   std::vector<Runtime*> workers;
   bool isolated = false;
-  if (options.memcheck && valgrind_program().empty())
-    throw Error(ErrorCode::invalid_argument,
-                "--memcheck needs valgrind (apt-get install valgrind, or $SEQCONF_VALGRIND)");
+  if (const std::string why = options.memcheck ? memcheck_unavailable() : ""; !why.empty())
+    throw Error(ErrorCode::invalid_argument, "--memcheck: " + why);
   for (int w = 0; w < jobs; ++w) {
     std::unique_ptr<Runtime> rt = make_runtime();
     if (!rt) throw Error(ErrorCode::invalid_argument, "the runtime factory gave null");
@@ -177,11 +176,20 @@ SuiteResult run_suite(const RuntimeFactory& make_runtime, const SuiteOptions& op
   for (auto& slot : slots)
     if (slot) outcomes.push_back(std::move(*slot));
   info.complete = outcomes.size() == cases.size();
+  // Under memcheck: what the workers did outside the cases (start-up, between cases), each once.
+  for (const auto& rt : runtimes)
+    if (IsolatedRuntime* in_worker = as_isolated(*rt))
+      for (const WorkerMemoryError& e : in_worker->take_worker_memory_errors())
+        add_worker_memory_error(info.worker_memory_errors, e);
   info.end_time = reports::now_iso8601();
 
   for (const auto& o : outcomes)
     for (const auto& f : o.findings)
       log << terminal_safe("FINDING " + o.case_id + " [" + f.check + "] " + f.message) << "\n";
+  for (const WorkerMemoryError& e : info.worker_memory_errors)
+    log << terminal_safe(worker_memory_error_line(e) + " (" + runtime.name() +
+                         "'s worker, outside any case)")
+        << "\n";
   log << summary_line(tally(outcomes), runtime.name() + " " + runtime.version()) << "\n";
 
   result.report = reports::make_report(std::move(info), std::move(outcomes),
@@ -233,7 +241,6 @@ SuiteResult run_suite(Runtime& runtime, const SuiteOptions& options) {
     bool out_of_process() const override { return inner.out_of_process(); }
     bool isolated_by_default() const override { return inner.isolated_by_default(); }
     std::optional<WorkerRecipe> recipe() const override { return inner.recipe(); }
-    std::optional<MemoryError> take_memory_error() override { return inner.take_memory_error(); }
     std::unique_ptr<PreparedModel> prepare(const std::filesystem::path& model_path,
                                            const onnx::ModelProto& model,
                                            RunError* error) override {

@@ -69,9 +69,13 @@ int main(int argc, char** argv) {
       dir, "interrupted",
       make_report(stopped, std::vector<Outcome>(outcomes.begin(), outcomes.begin() + 3), nullptr));
 
-  // A run under valgrind memcheck: one case with a memory error.
+  // A run under valgrind memcheck: one case with a memory error, and one error its workers made
+  // while they started (three of them).
   RunInfo memcheck = info;
   memcheck.options["memcheck"] = true;
+  memcheck.worker_memory_errors = {
+      {WorkerPhase::startup,
+       MemoryError{"InvalidRead", "Invalid read of size 8", {"load_kernels (libx.so.1)"}}, 3}};
   auto with_memory_error = outcomes;
   Outcome& m = with_memory_error.front();
   m.status = Status::fail;

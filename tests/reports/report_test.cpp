@@ -334,6 +334,61 @@ TEST(JsonReport, MemoryErrorRoundTrips) {
   EXPECT_EQ(report_to_json(back), j);
 }
 
+// The errors memcheck saw a run's workers make outside any case (seqconf run --memcheck): a
+// section of their own, each with its phase and the number of workers, read back as written; an
+// empty section in a memcheck run without one, none in a run without memcheck. A run whose
+// cases all pass exits 1 with one, 0 without; shards merge them, counting the workers.
+TEST(JsonReport, WorkerMemoryErrorsRoundTripAndFailTheRun) {
+  const std::vector<Outcome> passing = {
+      outcome("corpus.SequenceAt.float.a", "SequenceAt", "float", Status::pass)};
+  RunInfo plain = run_info();
+  EXPECT_FALSE(
+      report_to_json(make_report(plain, passing, nullptr)).contains("worker_memory_errors"));
+  RunInfo memcheck = run_info();
+  memcheck.options["memcheck"] = true;
+  const Report clean = make_report(memcheck, passing, nullptr);
+  EXPECT_EQ(report_to_json(clean)["worker_memory_errors"], json::array());
+  EXPECT_EQ(exit_code(clean), 0);
+
+  memcheck.worker_memory_errors = {
+      {WorkerPhase::startup,
+       MemoryError{"UninitCondition", "Conditional jump", {"load (libx.so.1)", "main (p.cpp:3)"}},
+       3},
+      {WorkerPhase::between_cases, MemoryError{"InvalidFree", "Invalid free()", {}}, 1}};
+  const Report r = make_report(memcheck, passing, nullptr);
+  EXPECT_EQ(exit_code(r), 1);
+  const json j = report_to_json(r);
+  const json expected = json::array({{{"phase", "startup"},
+                                      {"kind", "UninitCondition"},
+                                      {"description", "Conditional jump"},
+                                      {"frames", {"load (libx.so.1)", "main (p.cpp:3)"}},
+                                      {"workers", 3}},
+                                     {{"phase", "between_cases"},
+                                      {"kind", "InvalidFree"},
+                                      {"description", "Invalid free()"},
+                                      {"frames", json::array()},
+                                      {"workers", 1}}});
+  EXPECT_EQ(j["worker_memory_errors"], expected);
+  EXPECT_FALSE(j["cases"][0].contains("memory_error"));
+  const Report back = report_from_json(j);
+  ASSERT_EQ(back.info.worker_memory_errors.size(), 2u);
+  EXPECT_EQ(back.info.worker_memory_errors[0].phase, WorkerPhase::startup);
+  EXPECT_EQ(back.info.worker_memory_errors[1].phase, WorkerPhase::between_cases);
+  EXPECT_EQ(report_to_json(back), j);
+
+  json bad = j;
+  bad["worker_memory_errors"][0]["phase"] = "later";
+  EXPECT_THROW(report_from_json(bad), Error);
+
+  // Two shards whose workers made the same start-up error: one entry, 3 + 3 workers.
+  const std::vector<Outcome> other = {
+      outcome("corpus.SequenceAt.float.b", "SequenceAt", "float", Status::pass)};
+  const Report merged = merge({r, make_report(memcheck, other, nullptr)}, {});
+  ASSERT_EQ(merged.info.worker_memory_errors.size(), 2u);
+  EXPECT_EQ(merged.info.worker_memory_errors[0].workers, 6);
+  EXPECT_EQ(merged.info.worker_memory_errors[1].workers, 2);
+}
+
 TEST(JsonReport, ContextMatrixBesideTheDtypeMatrix) {
   const json j = report_to_json(make_report(run_info(), synthetic_outcomes(), nullptr));
   const json& m = j.at("context_matrix");
