@@ -792,7 +792,16 @@ TEST(Expectations, CommittedFilesLoad) {
                 exporter == stem)
         << e.path() << ": " << ex.runtime();
     EXPECT_FALSE(ex.entries().empty()) << e.path();
-    for (const auto& x : ex.entries()) EXPECT_FALSE(x.reason.empty()) << x.id;
+    // Each entry says what it accepts: the outcome reasons of its non-pass statuses, and the
+    // programs of a glob over exported cases; an exporter's file names its producers.
+    for (const auto& x : ex.entries()) {
+      EXPECT_FALSE(x.reason.empty()) << x.id;
+      EXPECT_FALSE(x.outcome_reasons.empty()) << e.path() << ": " << x.id;
+      if (x.id.rfind("exported/", 0) == 0)
+        EXPECT_FALSE(x.programs.empty()) << e.path() << ": " << x.id;
+    }
+    std::ifstream in(e.path());
+    if (json::parse(in).contains("exporter")) EXPECT_FALSE(ex.producers().empty()) << e.path();
   }
   EXPECT_GE(files, 1u);
 }
