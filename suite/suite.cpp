@@ -332,7 +332,8 @@ void add_suite_options(CLI::App& app, SuiteOptions& o) {
                  "limit_exceeded");
   app.add_option("--expectations", o.expectations,
                  "Known departures of the runtime (JSON: runtime, entries of id glob, status, "
-                 "reason, link); matching outcomes are expected failures");
+                 "outcome_reason, reason, link, optional clause and programs); an outcome whose "
+                 "status and reason an entry lists is an expected failure");
   app.add_option("--exporter-expectations", o.exporter_expectations,
                  "Known exporter departures of the exported models, applied to every exported "
                  "case (default: expectations/torch-onnx.json, applied only to the models of the "

@@ -211,6 +211,9 @@ TEST(Expectations, AnotherReasonIsNotCovered) {
   EXPECT_EQ(j["cases"][4]["expectation_mismatch"], b.expectation_mismatch);
   EXPECT_EQ(j["cases"][4]["expectation"]["outcome_reason"], json::array({"shape_mismatch"}));
   EXPECT_EQ(report_to_json(report_from_json(j)), j);
+  EXPECT_EQ(occurrences(report_to_html(r), "<dt>not covered</dt>"), 2u);
+  EXPECT_EQ(occurrences(report_to_junit(r), "not covered: entry &#39;corpus.SplitToSequence.*"),
+            1u);
   // Without outcome_reason the entry takes any reason of its status.
   const auto any = Expectations::from_json(json::parse(
       R"({"entries":[{"id":"corpus.SplitToSequence.*","status":"fail","reason":"r"}]})"));
@@ -797,11 +800,14 @@ TEST(Expectations, CommittedFilesLoad) {
     for (const auto& x : ex.entries()) {
       EXPECT_FALSE(x.reason.empty()) << x.id;
       EXPECT_FALSE(x.outcome_reasons.empty()) << e.path() << ": " << x.id;
-      if (x.id.rfind("exported/", 0) == 0)
+      if (x.id.rfind("exported/", 0) == 0) {
         EXPECT_FALSE(x.programs.empty()) << e.path() << ": " << x.id;
+      }
     }
     std::ifstream in(e.path());
-    if (json::parse(in).contains("exporter")) EXPECT_FALSE(ex.producers().empty()) << e.path();
+    if (json::parse(in).contains("exporter")) {
+      EXPECT_FALSE(ex.producers().empty()) << e.path();
+    }
   }
   EXPECT_GE(files, 1u);
 }
