@@ -150,6 +150,12 @@ ExportedCase judge_exporter(const Case& c, LoadedCase& lc, bool strict,
                             const std::shared_ptr<const interp::HostKernel>& host) {
   ExportedCase ex;
   ex.verdicts.producer = producer_text(c.producer);
+  // Without a case.json the model names its producer (torch.onnx writes "pytorch" and the torch
+  // version).
+  if (ex.verdicts.producer.empty() && !lc.model.producer_name().empty())
+    ex.verdicts.producer =
+        lc.model.producer_name() +
+        (lc.model.producer_version().empty() ? std::string() : " " + lc.model.producer_version());
   // Without a case.json the program is the folder's name, or its parent's in the layout
   // <program>/opset=<N>/ that one program exported at several opsets gives.
   const std::string folder = c.dir.filename().string();

@@ -207,6 +207,7 @@ void case_details(std::ostringstream& h, const Report& r, const CaseRecord& c) {
       h << " (<a href=\"" << e(c.expectation->link) << "\">" << e(c.expectation->link) << "</a>)";
     h << " <small>[entry <code>" << e(c.expectation->id) << "</code>]</small></dd>";
   }
+  row("not covered", c.expectation_mismatch);
   if (!c.outcome.spec.empty())
     h << "<dt>spec</dt><dd><blockquote>" << e(c.outcome.spec) << "</blockquote></dd>";
   if (o.exported) {
@@ -222,6 +223,7 @@ void case_details(std::ostringstream& h, const Report& r, const CaseRecord& c) {
     if (c.exporter_expectation)
       h << "<dt>exporter expectation</dt><dd>" << e(c.exporter_expectation->clause) << ": "
         << e(c.exporter_expectation->reason) << "</dd>";
+    row("exporter expectation not applied", c.exporter_expectation_mismatch);
     verdict_row("runtime (vs spec)", {o.status, o.reason, o.message});
     verdict_row("end to end (vs framework)", x.end_to_end);
     row("end-to-end layer", x.end_to_end_layer);

@@ -62,6 +62,11 @@ json expectation_to_json(const Expectation& e) {
             {"link", e.link}};
   for (Status s : e.also) j["also"].push_back(status_key(s));
   if (!e.clause.empty()) j["clause"] = e.clause;
+  if (!e.outcome_reasons.empty()) {
+    j["outcome_reason"] = json::array();
+    for (Reason r : e.outcome_reasons) j["outcome_reason"].push_back(reason_name(r));
+  }
+  if (!e.programs.empty()) j["programs"] = e.programs;
   return j;
 }
 
@@ -97,6 +102,7 @@ json case_to_json(const CaseRecord& c) {
                          {"description", o.memory_error->description},
                          {"frames", o.memory_error->frames}};
   if (c.expectation) j["expectation"] = expectation_to_json(*c.expectation);
+  if (!c.expectation_mismatch.empty()) j["expectation_mismatch"] = c.expectation_mismatch;
   if (!o.delegated.empty()) j["delegated"] = {{"host", o.host}, {"ops", o.delegated}};
   if (o.exported) {
     j["exported"] = {{"producer", o.exported->producer},
@@ -108,6 +114,8 @@ json case_to_json(const CaseRecord& c) {
                      {"exporter_verdict", verdict_key(c.exporter_verdict)}};
     if (c.exporter_expectation)
       j["exported"]["exporter_expectation"] = expectation_to_json(*c.exporter_expectation);
+    if (!c.exporter_expectation_mismatch.empty())
+      j["exported"]["exporter_expectation_mismatch"] = c.exporter_expectation_mismatch;
   }
   return j;
 }
@@ -241,6 +249,17 @@ Expectation expectation_from_json(const json& j, const std::string& w) {
   e.reason = need_string(j, "reason", w);
   e.link = opt_string(j, "link");
   e.clause = opt_string(j, "clause");
+  if (const auto rs = j.find("outcome_reason"); rs != j.end() && rs->is_array())
+    for (const auto& r : *rs) {
+      const auto reason = r.is_string() ? reason_from_name(r.get<std::string>()) : std::nullopt;
+      if (!reason || *reason == Reason::none)
+        throw Error(ErrorCode::invalid_argument,
+                    "report: " + w + ".outcome_reason: unknown reason " + r.dump());
+      e.outcome_reasons.push_back(*reason);
+    }
+  if (const auto ps = j.find("programs"); ps != j.end() && ps->is_array())
+    for (const auto& p : *ps)
+      if (p.is_string()) e.programs.push_back(p.get<std::string>());
   return e;
 }
 
@@ -352,6 +371,7 @@ CaseRecord case_from_json(const json& j, size_t index) {
   }
   if (const auto it = j.find("expectation"); it != j.end() && !it->is_null())
     c.expectation = expectation_from_json(*it, where + ".expectation");
+  c.expectation_mismatch = opt_string(j, "expectation_mismatch");
   if (const auto it = j.find("exported"); it != j.end() && !it->is_null()) {
     const std::string w = where + ".exported";
     ExportedVerdicts x;
@@ -368,6 +388,7 @@ CaseRecord case_from_json(const json& j, size_t index) {
     c.exporter_verdict = *v;
     if (const auto e = it->find("exporter_expectation"); e != it->end() && !e->is_null())
       c.exporter_expectation = expectation_from_json(*e, w + ".exporter_expectation");
+    c.exporter_expectation_mismatch = opt_string(*it, "exporter_expectation_mismatch");
   }
   return c;
 }

@@ -172,7 +172,10 @@ std::string report_to_junit(const Report& r) {
         const char* tag = failure ? "failure" : "error";
         x << ">\n   <" << tag << " type=\"" << xml_escape(type) << "\" message=\""
           << xml_escape(o.message.empty() ? status : o.message) << "\">"
-          << xml_escape(detail_text(c)) << "</" << tag << ">\n";
+          << xml_escape(detail_text(c) + (c.expectation_mismatch.empty()
+                                              ? std::string()
+                                              : "\nnot covered: " + c.expectation_mismatch))
+          << "</" << tag << ">\n";
         break;
       }
     }

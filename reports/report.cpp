@@ -84,8 +84,46 @@ Verdict judge(Status status, const Expectation* expectation) {
   return Verdict::unexpected_failure;
 }
 
+namespace {
+
+// An outcome under the entry its id matched (null: none): the entry that applies (null when its
+// "programs" do not mean the case's), the verdict and why the entry does not cover the outcome.
+struct Judged {
+  const Expectation* applied = nullptr;
+  Verdict verdict = Verdict::skipped;
+  std::string mismatch;
+};
+
+Judged judge_entry(Status status, Reason reason, const std::vector<std::string>& clauses,
+                   const std::string& program, const Expectation* e, bool checks_clause) {
+  Judged j;
+  if (e) j.mismatch = e->mismatch(status, reason, clauses, program, checks_clause);
+  j.applied = e && e->means_program(program) ? e : nullptr;
+  if (status == Status::skipped || status == Status::not_judged)
+    j.verdict = Verdict::skipped;
+  else if (status == Status::pass)
+    j.verdict =
+        j.applied && !j.applied->accepts(Status::pass) ? Verdict::unexpected_pass : Verdict::pass;
+  else
+    j.verdict =
+        j.applied && j.mismatch.empty() ? Verdict::expected_failure : Verdict::unexpected_failure;
+  return j;
+}
+
+std::string program_of(const Outcome& o) { return o.exported ? o.exported->program : ""; }
+
+std::string join(const std::vector<std::string>& names, const char* separator) {
+  std::string s;
+  for (const auto& n : names) s += (s.empty() ? "" : separator) + n;
+  return s;
+}
+
+}  // namespace
+
 Verdict judge(const Outcome& outcome, const Expectation* expectation) {
-  return judge(outcome.status, expectation);
+  return judge_entry(outcome.status, outcome.reason, outcome.clauses, program_of(outcome),
+                     expectation, true)
+      .verdict;
 }
 
 Status MatrixCell::worst() const {
@@ -300,14 +338,32 @@ Report make_report(RunInfo info, std::vector<Outcome> outcomes, const Expectatio
   r.cases.reserve(outcomes.size());
   for (auto& o : outcomes) {
     CaseRecord c;
-    const Expectation* e = expectations ? expectations->match(o.case_id) : nullptr;
-    if (e) c.expectation = *e;
-    c.verdict = judge(o, e);
+    const Judged j = judge_entry(o.status, o.reason, o.clauses, program_of(o),
+                                 expectations ? expectations->match(o.case_id) : nullptr, true);
+    if (j.applied) c.expectation = *j.applied;
+    c.verdict = j.verdict;
+    if (j.verdict != Verdict::pass && j.verdict != Verdict::skipped)
+      c.expectation_mismatch = j.mismatch;
     if (o.exported) {
-      const Expectation* x =
-          exporter_expectations ? exporter_expectations->match(o.case_id) : nullptr;
-      if (x) c.exporter_expectation = *x;
-      c.exporter_verdict = judge(o.exported->exporter.status, x);
+      // The exporter's file applies to the models of the producers it was measured on, or to
+      // every model when the user chose it.
+      const bool applies =
+          exporter_expectations && exporter_expectations->applies_to(o.exported->producer);
+      const Judged x = judge_entry(
+          o.exported->exporter.status, o.exported->exporter.reason, {}, o.exported->program,
+          applies ? exporter_expectations->match(o.case_id) : nullptr, false);
+      if (x.applied) c.exporter_expectation = *x.applied;
+      c.exporter_verdict = x.verdict;
+      if (x.verdict != Verdict::pass && x.verdict != Verdict::skipped)
+        c.exporter_expectation_mismatch = x.mismatch;
+      if (exporter_expectations && !applies)
+        c.exporter_expectation_mismatch =
+            "the exporter's expectations (" + exporter_expectations->runtime() + ", " +
+            (exporter_expectations->producers().empty()
+                 ? std::string("no producer named")
+                 : "measured on " + join(exporter_expectations->producers(), ", ")) +
+            ") are not applied to a model whose producer is " +
+            (o.exported->producer.empty() ? std::string("unknown") : o.exported->producer);
     }
     c.outcome = std::move(o);
     r.cases.push_back(std::move(c));

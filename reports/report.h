@@ -45,6 +45,11 @@ struct CaseRecord {
   // An exported case: its exporter verdict under the exporter's expectations file.
   std::optional<Expectation> exporter_expectation;
   Verdict exporter_verdict = Verdict::skipped;
+  // Why the entry whose glob matched the case does not cover it (Expectation::mismatch), when
+  // the verdict is unexpected; empty otherwise.
+  std::string expectation_mismatch;
+  // The same for the exporter verdict, or why the exporter's file is not applied to the case.
+  std::string exporter_expectation_mismatch;
 };
 
 // Applies the expectation (or its absence) to one outcome.

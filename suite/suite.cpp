@@ -140,6 +140,9 @@ SuiteResult run_suite(const RuntimeFactory& make_runtime, const SuiteOptions& op
                                            : options.exporter_expectations;
     if (!options.exporter_expectations.empty() || std::filesystem::exists(file)) {
       exporter_expectations = reports::Expectations::load(file);
+      // A file the user chose applies to every exported case; the default one only to the
+      // models of the producers it was measured on.
+      if (!options.exporter_expectations.empty()) exporter_expectations->apply_to_every_producer();
       info.exporter_expectations_file = file.string();
     }
   }
@@ -195,6 +198,34 @@ SuiteResult run_suite(const RuntimeFactory& make_runtime, const SuiteOptions& op
   result.report = reports::make_report(std::move(info), std::move(outcomes),
                                        expectations ? &*expectations : nullptr,
                                        exporter_expectations ? &*exporter_expectations : nullptr);
+  const size_t selection_notes = result.notes.size();
+  // The default exporter's file that applies to no case of the run is not the run's.
+  if (exporter_expectations &&
+      std::none_of(result.report.cases.begin(), result.report.cases.end(),
+                   [&](const reports::CaseRecord& c) {
+                     return c.outcome.exported &&
+                            exporter_expectations->applies_to(c.outcome.exported->producer);
+                   })) {
+    for (const auto& n :
+         reports::expectations_notes(result.report, nullptr, "", &*exporter_expectations,
+                                     result.report.info.exporter_expectations_file))
+      result.notes.push_back(n);
+    exporter_expectations.reset();
+    result.report.info.exporter_expectations_file.clear();
+  } else {
+    for (const auto& n :
+         reports::expectations_notes(result.report, expectations ? &*expectations : nullptr,
+                                     result.report.info.expectations_file,
+                                     exporter_expectations ? &*exporter_expectations : nullptr,
+                                     result.report.info.exporter_expectations_file))
+      result.notes.push_back(n);
+  }
+  for (size_t k = selection_notes; k < result.notes.size(); ++k) {
+    const std::string& n = result.notes[k];
+    notes << (n.rfind("warning: ", 0) == 0 ? "" : "note: ") << terminal_safe(n) << "\n";
+  }
+  for (const auto& line : reports::uncovered_lines(result.report))
+    log << terminal_safe(line) << "\n";
   // A signal during the attribution leaves departures unattributed: the run is incomplete too.
   bool attribution_interrupted = false;
   if (options.attribution && result.report.info.complete) {
@@ -308,10 +339,12 @@ void add_suite_options(CLI::App& app, SuiteOptions& o) {
                  "limit_exceeded");
   app.add_option("--expectations", o.expectations,
                  "Known departures of the runtime (JSON: runtime, entries of id glob, status, "
-                 "reason, link); matching outcomes are expected failures");
+                 "outcome_reason, reason, link, optional clause and programs); an outcome whose "
+                 "status and reason an entry lists is an expected failure");
   app.add_option("--exporter-expectations", o.exporter_expectations,
-                 "Known exporter departures of the exported models (default "
-                 "expectations/torch-onnx.json when it exists)");
+                 "Known exporter departures of the exported models, applied to every exported "
+                 "case (default: expectations/torch-onnx.json, applied only to the models of the "
+                 "producers it names)");
   app.add_flag("--no-expectations", o.no_expectations,
                "Apply no expectations file (neither --expectations nor the exporter's): every "
                "departure shows as new");

@@ -153,12 +153,187 @@ TEST(Expectations, InvalidFilesNameTheProblem) {
           "unknown status \"broken\"");
   rejects(R"({"entries":[{"id":"a","status":"fail"}]})", "\"reason\"");
   rejects(R"({"entries":[{"id":"a","status":"fail","reason":3}]})", "not a string");
+  rejects(R"({"entries":[{"id":"a","status":"fail","outcome_reason":"wrong","reason":"r"}]})",
+          "unknown outcome_reason \"wrong\"");
+  rejects(R"({"entries":[{"id":"a","status":"fail","outcome_reason":[],"reason":"r"}]})",
+          "\"outcome_reason\" is not a name or a list of names");
+  rejects(R"({"entries":[{"id":"a","status":"pass","outcome_reason":"crash","reason":"r"}]})",
+          "\"outcome_reason\" without a non-pass status");
+  rejects(R"({"entries":[{"id":"a","status":"fail","programs":[3],"reason":"r"}]})",
+          "\"programs\" lists 3");
   try {
     Expectations::load("/nonexistent/expectations.json");
     ADD_FAILURE();
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ErrorCode::io_error);
   }
+}
+
+// An entry covers a case only with a status and an outcome reason it names: "fail" with
+// "shape_mismatch" does not cover a case that fails with value_mismatch (the rule: a non-pass
+// whose reason the entry's outcome_reason does not list is an unexpected failure).
+TEST(Expectations, AnotherReasonIsNotCovered) {
+  const auto ex = Expectations::from_json(json::parse(R"({"entries":[
+      {"id":"corpus.SplitToSequence.*","status":"fail","outcome_reason":"shape_mismatch",
+       "reason":"keeps the axis"},
+      {"id":"corpus.SequenceAt.*","status":["error","pass"],
+       "outcome_reason":["invalid_input","internal"],"reason":"rejects"}]})"));
+  const Expectation& split = ex.entries()[0];
+  EXPECT_EQ(split.outcome_reasons, std::vector<Reason>{Reason::shape_mismatch});
+  const Report r = make_report(
+      run_info(),
+      {outcome("corpus.SplitToSequence.a", "SplitToSequence", "float", Status::fail,
+               Reason::shape_mismatch),
+       outcome("corpus.SplitToSequence.b", "SplitToSequence", "float", Status::fail,
+               Reason::value_mismatch),
+       outcome("corpus.SequenceAt.a", "SequenceAt", "float", Status::error, Reason::internal),
+       outcome("corpus.SequenceAt.b", "SequenceAt", "float", Status::error, Reason::limit_exceeded),
+       outcome("corpus.SequenceAt.c", "SequenceAt", "float", Status::pass)},
+      &ex);
+  EXPECT_EQ(find_case(r, "corpus.SplitToSequence.a").verdict, Verdict::expected_failure);
+  EXPECT_EQ(find_case(r, "corpus.SplitToSequence.a").expectation_mismatch, "");
+  const CaseRecord& b = find_case(r, "corpus.SplitToSequence.b");
+  EXPECT_EQ(b.verdict, Verdict::unexpected_failure);
+  EXPECT_EQ(b.expectation_mismatch,
+            "entry 'corpus.SplitToSequence.*' expects fail [shape_mismatch], the case is fail "
+            "[value_mismatch] (another reason)");
+  EXPECT_EQ(find_case(r, "corpus.SequenceAt.a").verdict, Verdict::expected_failure);
+  EXPECT_EQ(find_case(r, "corpus.SequenceAt.b").verdict, Verdict::unexpected_failure);
+  EXPECT_EQ(find_case(r, "corpus.SequenceAt.c").verdict, Verdict::pass);
+  EXPECT_EQ(r.summary.expected_failures, 2);
+  EXPECT_EQ(r.summary.unexpected_failures, 2);
+  EXPECT_EQ(exit_code(r), 1);
+  // The console line and the JSON report say why; the report reads back the same.
+  const std::vector<std::string> lines = uncovered_lines(r);
+  ASSERT_EQ(lines.size(), 2u);
+  EXPECT_EQ(lines[1], "not covered: corpus.SplitToSequence.b: " + b.expectation_mismatch);
+  const json j = report_to_json(r);
+  EXPECT_EQ(j["cases"][4]["expectation_mismatch"], b.expectation_mismatch);
+  EXPECT_EQ(j["cases"][4]["expectation"]["outcome_reason"], json::array({"shape_mismatch"}));
+  EXPECT_EQ(report_to_json(report_from_json(j)), j);
+  EXPECT_EQ(occurrences(report_to_html(r), "<dt>not covered</dt>"), 2u);
+  EXPECT_EQ(occurrences(report_to_junit(r), "not covered: entry &#39;corpus.SplitToSequence.*"),
+            1u);
+  // Without outcome_reason the entry takes any reason of its status.
+  const auto any = Expectations::from_json(json::parse(
+      R"({"entries":[{"id":"corpus.SplitToSequence.*","status":"fail","reason":"r"}]})"));
+  EXPECT_EQ(make_report(run_info(),
+                        {outcome("corpus.SplitToSequence.b", "SplitToSequence", "float",
+                                 Status::fail, Reason::value_mismatch)},
+                        &any)
+                .summary.expected_failures,
+            1);
+}
+
+// A runtime's entry naming a clause covers only the cases that check it.
+TEST(Expectations, AnotherClauseIsNotCovered) {
+  const auto ex = Expectations::from_json(json::parse(R"({"entries":[
+      {"id":"c.*","status":"fail","outcome_reason":"accepted_invalid",
+       "clause":"SequenceAt.position_range","reason":"accepts position n"}]})"));
+  Outcome in_range = outcome("c.1", "SequenceAt", "float", Status::fail, Reason::accepted_invalid);
+  in_range.clauses = {"SequenceAt.position_range"};
+  Outcome other = outcome("c.2", "SequenceAt", "float", Status::fail, Reason::accepted_invalid);
+  other.clauses = {"position.negative"};
+  const Report r = make_report(run_info(), {in_range, other}, &ex);
+  EXPECT_EQ(find_case(r, "c.1").verdict, Verdict::expected_failure);
+  EXPECT_EQ(find_case(r, "c.2").verdict, Verdict::unexpected_failure);
+  EXPECT_EQ(find_case(r, "c.2").expectation_mismatch,
+            "entry 'c.*' is about clause SequenceAt.position_range, the case checks "
+            "position.negative");
+}
+
+// An entry's "programs" say which exported programs its glob means: a case of another program
+// is not covered, and the run warns about the entry, naming the program.
+TEST(Expectations, WildcardOverAnUnlistedProgramWarns) {
+  const auto ex = Expectations::from_json(json::parse(R"({"entries":[
+      {"id":"exported/unbind_*","status":"fail","outcome_reason":"shape_mismatch",
+       "programs":["unbind_0","unbind_1"],"reason":"keeps the axis"}]})"));
+  const auto exported = [](const std::string& program, Status s, Reason why) {
+    Outcome o = outcome("exported/" + program + "/opset=13", "model", "float", s, why);
+    o.source = "exported";
+    o.exported = ExportedVerdicts{};
+    o.exported->program = program;
+    return o;
+  };
+  const Report r = make_report(run_info(),
+                               {exported("unbind_0", Status::fail, Reason::shape_mismatch),
+                                exported("unbind_new", Status::fail, Reason::shape_mismatch),
+                                exported("unbind_newer", Status::pass, Reason::none)},
+                               &ex);
+  EXPECT_EQ(find_case(r, "exported/unbind_0/opset=13").verdict, Verdict::expected_failure);
+  const CaseRecord& fresh = find_case(r, "exported/unbind_new/opset=13");
+  EXPECT_EQ(fresh.verdict, Verdict::unexpected_failure);
+  EXPECT_FALSE(fresh.expectation.has_value());
+  EXPECT_EQ(fresh.expectation_mismatch,
+            "entry 'exported/unbind_*' lists programs unbind_0, unbind_1, not unbind_new");
+  // A pass of an unlisted program is a pass: the entry does not apply to it.
+  EXPECT_EQ(find_case(r, "exported/unbind_newer/opset=13").verdict, Verdict::pass);
+  const std::vector<std::string> notes = expectations_notes(r, &ex, "mine.json", nullptr, "");
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_EQ(notes[0],
+            "warning: mine.json: entry 'exported/unbind_*' matches cases of programs it does not "
+            "list, which it does not cover: unbind_new (1), unbind_newer (1)");
+  // Every program listed: no warning.
+  EXPECT_TRUE(expectations_notes(
+                  make_report(run_info(),
+                              {exported("unbind_1", Status::fail, Reason::shape_mismatch)}, &ex),
+                  &ex, "mine.json", nullptr, "")
+                  .empty());
+}
+
+// The exporter's file applies by default only to the models of the producers it names; chosen
+// by the user it applies to every model, and the run says so.
+TEST(Expectations, ExporterFileAppliesToItsProducers) {
+  auto ex = Expectations::from_json(json::parse(R"({"exporter":"torch.onnx",
+      "producers":["torch.onnx 1.13.0a0","pytorch 1.13.0"],
+      "entries":[{"id":"exported/unbind_*","status":"fail","outcome_reason":"shape_mismatch",
+                  "reason":"keeps the axis"}]})"));
+  EXPECT_TRUE(ex.for_producer("torch.onnx 1.13.0a0 (pytorch 1.13.0a0)"));
+  EXPECT_TRUE(ex.for_producer("pytorch 1.13.0"));
+  EXPECT_FALSE(ex.for_producer("pytorch 2.1.0"));
+  EXPECT_FALSE(ex.for_producer("torch.onnx 2.1.0 (pytorch 2.1.0)"));
+  EXPECT_FALSE(ex.for_producer(""));
+  const auto exported = [](const std::string& id, const std::string& producer) {
+    Outcome o = outcome(id, "model", "float", Status::pass);
+    o.source = "exported";
+    o.exported = ExportedVerdicts{};
+    o.exported->producer = producer;
+    o.exported->program = "unbind_0";
+    o.exported->exporter = {Status::fail, Reason::shape_mismatch, "keeps the axis"};
+    return o;
+  };
+  const std::vector<Outcome> outcomes = {exported("exported/unbind_0/a", "pytorch 1.13.0"),
+                                         exported("exported/unbind_0/b", "pytorch 2.1.0"),
+                                         exported("exported/unbind_0/c", "")};
+  const Report by_default = make_report(run_info(), outcomes, nullptr, &ex);
+  EXPECT_EQ(find_case(by_default, "exported/unbind_0/a").exporter_verdict,
+            Verdict::expected_failure);
+  const CaseRecord& other = find_case(by_default, "exported/unbind_0/b");
+  EXPECT_EQ(other.exporter_verdict, Verdict::unexpected_failure);
+  EXPECT_FALSE(other.exporter_expectation.has_value());
+  EXPECT_EQ(other.exporter_expectation_mismatch,
+            "the exporter's expectations (torch.onnx, measured on torch.onnx 1.13.0a0, pytorch "
+            "1.13.0) are not applied to a model whose producer is pytorch 2.1.0");
+  EXPECT_EQ(find_case(by_default, "exported/unbind_0/c").exporter_verdict,
+            Verdict::unexpected_failure);
+  EXPECT_EQ(by_default.summary.unexpected_exporter, 2);
+  std::vector<std::string> notes = expectations_notes(by_default, nullptr, "", &ex, "t.json");
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_EQ(notes[0],
+            "t.json (measured on torch.onnx 1.13.0a0, pytorch 1.13.0) not applied to the "
+            "exported cases of other producers: pytorch 2.1.0 (1), unknown (1); "
+            "--exporter-expectations FILE applies a file to them");
+  // Chosen by the user: applied to every model, and said.
+  ex.apply_to_every_producer();
+  const Report chosen = make_report(run_info(), outcomes, nullptr, &ex);
+  EXPECT_EQ(chosen.summary.unexpected_exporter, 0);
+  EXPECT_EQ(find_case(chosen, "exported/unbind_0/b").exporter_expectation_mismatch, "");
+  notes = expectations_notes(chosen, nullptr, "", &ex, "t.json");
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_EQ(notes[0],
+            "t.json (measured on torch.onnx 1.13.0a0, pytorch 1.13.0) applied, as "
+            "--exporter-expectations asks, to the exported cases of other producers: pytorch "
+            "2.1.0 (1), unknown (1)");
 }
 
 TEST(Report, SummaryWithoutExpectations) {
@@ -675,7 +850,19 @@ TEST(Expectations, CommittedFilesLoad) {
                 exporter == stem)
         << e.path() << ": " << ex.runtime();
     EXPECT_FALSE(ex.entries().empty()) << e.path();
-    for (const auto& x : ex.entries()) EXPECT_FALSE(x.reason.empty()) << x.id;
+    // Each entry says what it accepts: the outcome reasons of its non-pass statuses, and the
+    // programs of a glob over exported cases; an exporter's file names its producers.
+    for (const auto& x : ex.entries()) {
+      EXPECT_FALSE(x.reason.empty()) << x.id;
+      EXPECT_FALSE(x.outcome_reasons.empty()) << e.path() << ": " << x.id;
+      if (x.id.rfind("exported/", 0) == 0) {
+        EXPECT_FALSE(x.programs.empty()) << e.path() << ": " << x.id;
+      }
+    }
+    std::ifstream in(e.path());
+    if (json::parse(in).contains("exporter")) {
+      EXPECT_FALSE(ex.producers().empty()) << e.path();
+    }
   }
   EXPECT_GE(files, 1u);
 }
