@@ -147,8 +147,22 @@ void check(const OrtApi* api, OrtStatus* status) {
 
 bool contains(const std::string& s, const char* what) { return s.find(what) != std::string::npos; }
 
+// Whether an ORT error is a fault of ORT's own code rather than its check of the model or the
+// inputs: an exception ORT's code raises (ORT_RUNTIME_EXCEPTION, ORT_ENGINE_ERROR, ORT_EP_FAIL),
+// an integer overflow its SafeInt arithmetic traps, an allocation that fails, or an invariant of
+// its framework (core/framework: Tensor::Reshape's size check, ...) that does not hold.
+bool ort_fault(const StatusError& e) {
+  return e.code == ORT_RUNTIME_EXCEPTION || e.code == ORT_ENGINE_ERROR || e.code == ORT_EP_FAIL ||
+         contains(e.message, "Integer overflow") || contains(e.message, "safeint.h") ||
+         contains(e.message, "bad_alloc") || contains(e.message, "onnxruntime/core/framework/");
+}
+
 // Error kinds from ORT's status: a missing kernel is "not supported"; a model or input ORT
-// judges invalid is "invalid input"; anything else keeps ORT's words as internal.
+// judges invalid is "invalid input": INVALID_GRAPH, INVALID_ARGUMENT, an unreadable model, and
+// FAIL, which ORT's kernels and its graph resolution give when a check of theirs fails
+// (ORT_ENFORCE and ORT_RETURN_IF in core/providers: "Non concat axis dimensions must match",
+// "axis 3 is not in valid range", ONNX's "[ShapeInferenceError]", "Type Error: ..."); a fault of
+// ORT's own code (ort_fault) is internal.
 RunError run_error(const StatusError& e) {
   RunError r;
   r.message = e.message;
@@ -159,12 +173,10 @@ RunError run_error(const StatusError& e) {
       contains(e.message, "official support for domain") ||
       contains(e.message, "Unsupported model IR version"))
     r.kind = RunError::Kind::not_supported;
+  else if (ort_fault(e))
+    r.kind = RunError::Kind::internal;
   else if (e.code == ORT_INVALID_GRAPH || e.code == ORT_INVALID_ARGUMENT ||
-           e.code == ORT_INVALID_PROTOBUF || e.code == ORT_NO_MODEL ||
-           // ONNX's type and shape inference, run by ORT's loader, reports a model that breaks
-           // an operator's type constraints or shape rules with status FAIL.
-           contains(e.message, "[ShapeInferenceError]") ||
-           contains(e.message, "[TypeInferenceError]"))
+           e.code == ORT_INVALID_PROTOBUF || e.code == ORT_NO_MODEL || e.code == ORT_FAIL)
     r.kind = RunError::Kind::invalid_input;
   else
     r.kind = RunError::Kind::internal;

@@ -263,7 +263,13 @@ function encodeTensor(tensor) {
 function errorKind(message) {
   if (/Could not find an implementation|is not currently registered or supported|ERROR_CODE: 9\b/.test(message))
     return 'not_supported';
-  if (/ERROR_CODE: (2|10)\b/.test(message)) return 'invalid_input';
+  // A fault of ORT's own code, as seqconf classifies native ONNX Runtime's errors
+  // (runtimes/onnxruntime.cpp, ort_fault): RUNTIME_EXCEPTION, ENGINE_ERROR, EP_FAIL, a trapped
+  // integer overflow, a failed allocation, a framework invariant.
+  if (/ERROR_CODE: (5|6|11)\b|Integer overflow|safeint\.h|bad_alloc|onnxruntime\/core\/framework\//.test(message))
+    return 'internal';
+  // FAIL is what ORT's kernels and graph resolution give when one of their checks fails.
+  if (/ERROR_CODE: (1|2|10)\b/.test(message)) return 'invalid_input';
   return 'internal';
 }
 
