@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bundle/control.h"
 #include "bundle/expected.h"
 #include "bundle/files.h"
 #include "bundle/javascript.h"
@@ -16,6 +17,7 @@
 #include "cases/case.h"
 #include "reference/error.h"
 #include "reference/proto.h"
+#include "runtimes/memcheck.h"
 
 namespace seqconf::bundle {
 
@@ -119,6 +121,7 @@ std::vector<Bundled> write_bundles(const BundleOptions& o, std::ostream& log) {
     b.rerun = again.rerun;
     b.reproduced = again.reproduced;
     b.note = again.note;
+    b.declined = again.declined;
     memory_error = again.memory_error;
     const size_t pick = again.pick;
     const auto& results = again.results;
@@ -189,9 +192,36 @@ std::vector<Bundled> write_bundles(const BundleOptions& o, std::ostream& log) {
       values["actual"] = {{"from_report", what_it_did}};
       write_bytes(b.folder / "actual" / "error.txt", "from the report: " + what_it_did + "\n");
     }
+    std::string control_id, no_control;
     if (!package.empty()) {
-      values["repro"] = repro_json(lc.model, ds, e, chosen->comparison, package, s.runtime_version,
-                                   o.timeout_ms, b.folder);
+      ordered_json repro = repro_json(lc.model, ds, e, chosen->comparison, package,
+                                      s.runtime_version, o.timeout_ms, b.folder);
+      // What shows that the runtime could have done what the spec says: a case of its kind that
+      // it runs, before the departing model.
+      if (auto control = choose_control(s, by_id, d, *chosen, fit, &no_control)) {
+        repro["control"] =
+            control_json(*control->c, control->lc.model,
+                         control->lc.data_sets.at(control->data_set), control->expected, b.folder);
+        control_id = control->c->id;
+      } else {
+        repro["no_control"] = no_control;
+      }
+      // A memory error shows under valgrind memcheck only: repro.js runs the model under it.
+      if (memory_error) {
+        repro["memcheck"] = {{"kind", memory_error->kind},
+                             {"suppressions", "memcheck.supp"},
+                             {"slowdown", kMemcheckSlowdown}};
+        write_bytes(b.folder / "memcheck.supp", std::string(kReproSupp));
+      }
+      // The models as written: a damaged or replaced file is not the case.
+      ordered_json files = ordered_json::object();
+      std::vector<std::string> names;
+      for (const auto& entry : fs::directory_iterator(b.folder))
+        if (entry.path().extension() == ".onnx") names.push_back(entry.path().filename().string());
+      std::sort(names.begin(), names.end());
+      for (const auto& name : names) files[name] = sha256_hex(read_bytes(b.folder / name));
+      repro["sha256"] = files;
+      values["repro"] = std::move(repro);
       write_bytes(b.folder / "repro.js", std::string(kReproJs));
       fs::permissions(b.folder / "repro.js",
                       fs::perms::owner_exec | fs::perms::group_exec | fs::perms::others_exec,
@@ -212,7 +242,9 @@ std::vector<Bundled> write_bundles(const BundleOptions& o, std::ostream& log) {
               package,
               e,
               std::max(o.timeout_ms, 1000) / 1000,
-              memory_error};
+              memory_error,
+              control_id,
+              no_control};
     write_bytes(b.folder / "README.md", readme(s, w));
     log << (b.reproduced ? "wrote "
                          : "wrote (" + (b.note.empty() ? std::string("?") : b.note) + ") ")

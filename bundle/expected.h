@@ -15,6 +15,9 @@ namespace seqconf::bundle {
 struct Expected {
   bool rejected = false;
   std::string why;  // rejected: the error code the reference gives
+  // rejected: where the reference rejects it: the model when it is loaded (true), or its inputs
+  // when it runs (false).
+  bool at_load = false;
   std::vector<Value> outputs;
 };
 

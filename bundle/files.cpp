@@ -4,6 +4,8 @@
 #include <fstream>
 #include <sstream>
 
+#include <openssl/evp.h>
+
 #include "reference/error.h"
 #include "reports/output.h"
 
@@ -39,6 +41,20 @@ std::string model_bytes(const onnx::ModelProto& m) {
   std::string s;
   if (!m.SerializeToString(&s)) throw Error(ErrorCode::io_error, "cannot serialize a model");
   return s;
+}
+
+std::string sha256_hex(const std::string& bytes) {
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int size = 0;
+  if (!EVP_Digest(bytes.data(), bytes.size(), digest, &size, EVP_sha256(), nullptr))
+    throw Error(ErrorCode::io_error, "cannot compute a SHA-256");
+  static const char* const kHex = "0123456789abcdef";
+  std::string hex;
+  for (unsigned int i = 0; i < size; ++i) {
+    hex += kHex[digest[i] >> 4];
+    hex += kHex[digest[i] & 15];
+  }
+  return hex;
 }
 
 }  // namespace seqconf::bundle

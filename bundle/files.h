@@ -17,4 +17,7 @@ void write_bytes(const std::filesystem::path& p, const std::string& bytes);
 std::string read_bytes(const std::filesystem::path& p);
 std::string model_bytes(const onnx::ModelProto& m);
 
+// The SHA-256 of bytes, in lower-case hex (what Node's crypto.createHash('sha256') gives).
+std::string sha256_hex(const std::string& bytes);
+
 }  // namespace seqconf::bundle

@@ -244,15 +244,12 @@ onnx::ModelProto with_defaults(onnx::ModelProto m,
   return m;
 }
 
-}  // namespace
-
-ordered_json repro_json(const onnx::ModelProto& model, const DataSet& ds, const Expected& e,
-                        const ComparisonRule& rule, const std::string& package,
-                        const std::string& version, int timeout_ms, const fs::path& dir) {
+// What repro.js runs of one case: its feeds, its models (written in dir, their names starting
+// with prefix) and what to expect of them. The case's own model, when it runs as it is, is
+// model.onnx; a control's is written as <prefix>model.onnx.
+ordered_json run_json(const onnx::ModelProto& model, const DataSet& ds, const Expected& e,
+                      const ComparisonRule& rule, const fs::path& dir, const std::string& prefix) {
   ordered_json r;
-  r["package"] = package;
-  r["version"] = version;
-  r["time_limit_ms"] = std::max(timeout_ms, 1000);
   bool lift = false;
   std::string lift_error;
   if (has_sequence_io(model)) {
@@ -297,17 +294,22 @@ ordered_json repro_json(const onnx::ModelProto& model, const DataSet& ds, const 
                      {"rtol", rule.exact ? 0.0 : rule.tolerance.rtol},
                      {"atol", rule.exact ? 0.0 : rule.tolerance.atol}};
   const auto write_model = [&](const char* file, const onnx::ModelProto& m) {
-    write_bytes(dir / file, model_bytes(with_defaults(m, defaults)));
-    return std::string(file);
+    const std::string name = prefix + file;
+    write_bytes(dir / name, model_bytes(with_defaults(m, defaults)));
+    return name;
   };
   // The case's model as repro.js runs it when nothing is lifted.
   const auto plain = [&] {
+    if (!prefix.empty()) return write_model("model.onnx", model);
     return defaults.empty() ? std::string("model.onnx") : write_model("repro.onnx", model);
   };
   ordered_json expect;
   if (e.rejected) {
     expect["kind"] = "rejected";
     expect["why"] = e.why;
+    // Where the spec rejects it: a rejection of its inputs must come from running the model.
+    expect["stage"] = e.at_load ? "load" : "run";
+    if (lift) r["lifted"] = true;
     r["model"] =
         lift ? write_model("lengths.onnx", lift_sequences(model, input_lengths, nullptr)) : plain();
     r["expect"] = expect;
@@ -338,6 +340,7 @@ ordered_json repro_json(const onnx::ModelProto& model, const DataSet& ds, const 
   expect["lengths"] = lengths;
   expect["outputs"] = outputs;
   if (lift) {
+    r["lifted"] = true;
     if (!lengths.empty())
       r["lengths_model"] =
           write_model("lengths.onnx", lift_sequences(model, input_lengths, nullptr));
@@ -346,6 +349,28 @@ ordered_json repro_json(const onnx::ModelProto& model, const DataSet& ds, const 
     r["model"] = plain();
   }
   r["expect"] = expect;
+  return r;
+}
+
+}  // namespace
+
+ordered_json repro_json(const onnx::ModelProto& model, const DataSet& ds, const Expected& e,
+                        const ComparisonRule& rule, const std::string& package,
+                        const std::string& version, int timeout_ms, const fs::path& dir) {
+  ordered_json r;
+  r["package"] = package;
+  r["version"] = version;
+  r["time_limit_ms"] = std::max(timeout_ms, 1000);
+  r.update(run_json(model, ds, e, rule, dir, ""));
+  return r;
+}
+
+ordered_json control_json(const Case& c, const onnx::ModelProto& model, const DataSet& ds,
+                          const Expected& e, const fs::path& dir) {
+  ordered_json r;
+  r["case"] = c.id;
+  r["data_set"] = ds.name;
+  r.update(run_json(model, ds, e, c.comparison, dir, "control_"));
   return r;
 }
 

@@ -45,4 +45,11 @@ nlohmann::ordered_json repro_json(const onnx::ModelProto& model, const DataSet& 
                                   const std::string& package, const std::string& version,
                                   int timeout_ms, const std::filesystem::path& dir);
 
+// A control of the departure, as repro.js runs it before the departing model (values.json
+// "repro"."control"): a case of the same operator in the same graph context that passed in the
+// same run, with its feeds, its models (written in dir as control_*.onnx) and its outputs. The
+// runtime loading and running it shows that it could load and run the departing model's kind.
+nlohmann::ordered_json control_json(const Case& c, const onnx::ModelProto& model, const DataSet& ds,
+                                    const Expected& e, const std::filesystem::path& dir);
+
 }  // namespace seqconf::bundle

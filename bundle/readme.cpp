@@ -66,20 +66,44 @@ std::string readme(const Source& s, const Written& w) {
     md << "**Memory error** (valgrind memcheck, `seqconf run --memcheck`): "
        << code_span(w.memory_error->kind) << ", " << w.memory_error->description << "\n\n";
     for (const auto& f : w.memory_error->frames) md << "    " << f << "\n";
-    md << "\n`repro.js` checks the outputs only; the error shows when the case runs under "
-          "memcheck (the seqconf command below, with `--memcheck`).\n\n";
+    md << "\n`repro.js` runs the model under valgrind memcheck (`valgrind` on `PATH`, or "
+          "`$VALGRIND`; with the suppressions in `memcheck.supp`) and says it cannot check (exit "
+          "2) without it: it exits 0 only when memcheck reports no error and the runtime does "
+          "what the specification says.\n\n";
   }
   md << "## Reproduce\n\n";
   if (!w.package.empty()) {
     md << "```sh\nnpm install " << w.package << "@" << s.runtime_version
-       << "\nnode repro.js\n```\n\n";
+       << "\nnode repro.js                # --any-version: on another version of the package\n"
+          "```\n\n";
     md << "`repro.js` loads the model with " << w.package
        << ", runs it on the inputs in `values.json`, prints what the specification gives against "
-          "what the runtime gives, and exits 1 while the departure holds, 0 once it is gone (2 "
-          "when "
-          "it cannot check: the package is missing). It runs the model in a child process, so a "
-          "crash is shown as one and a hang is stopped after "
+          "what the runtime gives, and exits 1 while the departure holds, 0 once the runtime does "
+          "what the specification says, and 2 when it cannot tell: the package is missing or is "
+          "not the report's version (its first line names both), a model file is not the one "
+          "`values.json` was written with (their SHA-256), the control fails, or a value cannot "
+          "be passed. It runs the model in a child process, so a crash is shown as one and a "
+          "hang is stopped after "
        << w.time_limit_s << " s; it writes no file.\n\n";
+    if (!w.control.empty())
+      md << "Before the departing model it runs a control, " << code_span(w.control)
+         << ", a case of the same operator in the same graph context that passed in the same "
+            "run (`control_*.onnx`): "
+         << (w.expected.rejected ? "a rejection counts only once the runtime has shown it loads "
+                                   "and runs that kind of model"
+                                 : "a failure counts only once the runtime has shown it runs "
+                                   "that kind of model")
+         << "; when the control fails, `repro.js` cannot tell (exit 2).";
+    else if (w.expected.rejected)
+      md << "It has no control (" << w.no_control
+         << "), so a rejection cannot be told from a runtime that loads nothing of its kind: it "
+            "exits 1 while the runtime accepts the case, 2 otherwise.";
+    if (w.expected.rejected)
+      md << (w.expected.at_load ? " The specification rejects the model itself, so a rejection "
+                                  "when loading or running it counts."
+                                : " The specification rejects the model's inputs: the model must "
+                                  "load, and the rejection come from running it.");
+    if (!w.control.empty() || w.expected.rejected) md << "\n\n";
     if (w.fit == 1)
       md << "The model takes or gives sequences, which the JavaScript API cannot pass: "
             "`repro.js` runs the same model with each sequence input given as its tensors "
@@ -129,6 +153,8 @@ std::string readme(const Source& s, const Written& w) {
         "- `lengths.onnx`, `items.onnx`, `repro.onnx` (when present): the model as `repro.js` "
         "runs it, its sequences lifted to tensors and the inputs the JavaScript API cannot pass "
         "given as the inputs' default values (initializers)\n"
+        "- `control_*.onnx` (when present): the control as `repro.js` runs it\n"
+        "- `memcheck.supp` (a memory error): valgrind's suppressions of known noise\n"
         "- `model.onnx`, `test_data_set_0/input_K.pb`, `output_K.pb`: the case (outputs as the "
         "specification gives them)\n"
         "- `actual/`: what the runtime gave when this folder was written\n"

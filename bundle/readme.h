@@ -26,6 +26,8 @@ struct Written {
   Expected expected;
   int time_limit_s = 60;
   std::optional<MemoryError> memory_error;  // what memcheck reported of the case, if it ran so
+  std::string control;                      // the control's case id; empty when there is none
+  std::string no_control;                   // ... and why
 };
 
 // The README's text: what happens, the spec sentence, the layer, the memory error, how to

@@ -8,6 +8,7 @@ namespace seqconf::bundle {
 Rerunner::Rerunner(const std::string& spec, int timeout_ms) : spec_(spec), timeout_ms_(timeout_ms) {
   if (spec == "none") {
     no_rerun_ = "not rerun (--runtime none)";
+    declined_ = true;
     return;
   }
   try {
@@ -86,6 +87,7 @@ Rerun Rerunner::run(const Case& c, const LoadedCase& lc, const std::vector<Expec
     if (!found) out.note = "the case did not depart when run again";
   } else {
     out.note = no_rerun_;
+    out.declined = declined_;
   }
   out.memory_error = std::move(memory_error);
   return out;

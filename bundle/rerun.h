@@ -23,6 +23,7 @@ struct Rerun {
   std::string what_it_did;                        // how it departed; empty when it did not
   std::optional<MemoryError> memory_error;        // memcheck's error, the report's or the rerun's
   std::string note;                               // why it was not rerun or did not depart
+  bool declined = false;                          // not rerun, as told (--runtime none)
 };
 
 class Rerunner {
@@ -46,6 +47,7 @@ class Rerunner {
   std::unique_ptr<Runtime> runtime_;
   std::unique_ptr<Runtime> memcheck_runtime_;  // made on first use
   std::string no_rerun_;                       // why nothing runs again
+  bool declined_ = false;                      // --runtime none
 };
 
 }  // namespace seqconf::bundle
