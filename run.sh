@@ -18,7 +18,7 @@ esac
 packages=(g++ cmake make pkg-config
   libonnx-dev libonnx-testdata libprotobuf-dev protobuf-compiler
   libgtest-dev libgmock-dev librapidcheck-dev libbenchmark-dev
-  nlohmann-json3-dev libcli11-dev libfmt-dev
+  nlohmann-json3-dev libcli11-dev libfmt-dev libssl-dev
   python3 python3-jsonschema python3-onnx python3-yaml chromium
   clang-14 libclang-rt-14-dev valgrind libtcmalloc-minimal4)
 

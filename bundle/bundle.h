@@ -11,7 +11,14 @@
 //                                                          (a JavaScript API passes tensors only)
 //   repro.js                                               a standalone Node script on the
 //                                                          runtime's own JavaScript API: exit 1
-//                                                          while the departure holds, 0 once gone
+//                                                          while the departure holds, 0 once the
+//                                                          runtime does what the spec says (after
+//                                                          its control), 2 when it cannot tell
+//   control_*.onnx                                         the control repro.js runs first: a
+//                                                          case of the same operator and context
+//                                                          that passed in the same run
+//   memcheck.supp                                          a memory error's: repro.js runs the
+//                                                          model under valgrind memcheck
 //   README.md                                              the issue the runtime's team would
 //                                                          want: what happens, the spec sentence,
 //                                                          the runtime, the other cases, reruns
@@ -43,6 +50,7 @@ struct Bundled {
   std::filesystem::path folder;
   std::string case_id;      // the case it holds
   bool rerun = false;       // the case ran on the runtime again
+  bool declined = false;    // ... not, as told (--runtime none)
   bool reproduced = false;  // ... and departed again
   bool repro_js = false;    // a repro.js was written (the runtime has a JavaScript API)
   std::string note;         // why not, when something is missing

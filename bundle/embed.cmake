@@ -1,9 +1,10 @@
-# Writes OUTPUT, a C++ file defining seqconf::bundle::kReproJs, the text of INPUT.
+# Writes OUTPUT, a C++ file defining seqconf::bundle::NAME, the text of INPUT.
 file(READ ${INPUT} text)
-string(FIND "${text}" ")repro_js\"" clash)
+string(FIND "${text}" ")embedded\"" clash)
 if(NOT clash EQUAL -1)
   message(FATAL_ERROR "${INPUT} contains the raw string's delimiter")
 endif()
-file(WRITE ${OUTPUT}.tmp "// Generated from bundle/repro.js.\n#include \"bundle/repro_js.h\"\n\n"
-     "namespace seqconf::bundle {\nconst char* const kReproJs = R\"repro_js(${text})repro_js\";\n}\n")
+get_filename_component(source ${INPUT} NAME)
+file(WRITE ${OUTPUT}.tmp "// Generated from bundle/${source}.\n#include \"bundle/repro_js.h\"\n\n"
+     "namespace seqconf::bundle {\nconst char* const ${NAME} = R\"embedded(${text})embedded\";\n}\n")
 file(RENAME ${OUTPUT}.tmp ${OUTPUT})

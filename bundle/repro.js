@@ -1,29 +1,66 @@
 #!/usr/bin/env node
 // Reproduces one departure of an ONNX runtime from the ONNX specification, on the runtime's own
 // JavaScript API, without seqconf. Everything it needs is in this folder:
-//   values.json  the inputs, the values the specification gives and what to run
-//   *.onnx       the model (and, when the model takes or gives sequences, which the JavaScript
-//                API cannot pass, the same model with its sequences lifted to tensors)
-// Usage:   node repro.js            (needs the package named in README.md, e.g. onnxruntime-node)
-// Exit:    1 while the departure holds, 0 once the runtime gives what the specification says,
-//          2 when the check itself cannot be made (package missing, a type the API cannot pass).
-// It runs the model in a child process, so that a crash or a hang of the runtime is shown and
+//   values.json     the inputs, the values the specification gives, what to run and the SHA-256
+//                   of every model file
+//   *.onnx          the model (and, when the model takes or gives sequences, which the JavaScript
+//                   API cannot pass, the same model with its sequences lifted to tensors)
+//   control_*.onnx  the control: a case of the same operator in the same graph context that
+//                   passed in the same run, run first
+//   memcheck.supp   a memory error's: the model runs under valgrind memcheck
+// Usage:   node repro.js [--any-version]   (needs the package named in README.md, e.g.
+//                                           onnxruntime-node, at the report's version)
+// Exit:    1 while the departure holds; 0 once the runtime does what the specification says, seen
+//          after its control ran (and, for a memory error, in a run memcheck found clean);
+//          2 when it cannot tell: the package is missing, or not the report's version (unless
+//          --any-version), a model file is not the one values.json was written with, the
+//          control fails, valgrind is missing for a memory error, a value the API cannot pass.
+// It runs the models in child processes, so that a crash or a hang of the runtime is shown and
 // judged rather than ending this script; it writes nothing (ONNX Runtime's telemetry is off).
 'use strict';
 
 const fs = require('fs');
 const path = require('path');
+const crypto = require('crypto');
 const childProcess = require('child_process');
 
 const here = __dirname;
 const spec = JSON.parse(fs.readFileSync(path.join(here, 'values.json'), 'utf8'));
 const run = spec.repro;
+// What valgrind exits with when memcheck reported an error (--error-exitcode).
+const MEMCHECK_ERROR = 99;
 
-// ---- the parent: runs the child, shows a crash or a hang ---------------------------------
-function parent() {
+// ---- the parent: checks what it runs, runs the control and the case, judges ---------------
+function installedVersion() {
+  try {
+    require.resolve(run.package);
+  } catch (e) {
+    return null;
+  }
+  try {
+    return require(run.package + '/package.json').version;
+  } catch (e) {
+    return '(version unknown)';
+  }
+}
+
+function valgrindProgram() {
+  const program = process.env.VALGRIND || 'valgrind';
+  const probe = childProcess.spawnSync(program, ['--version'], {encoding: 'utf8'});
+  return probe.error || probe.status !== 0 ? null : program;
+}
+
+// Runs part ('control' or 'case') in a child process, under valgrind memcheck when given.
+function runChild(part, valgrind) {
   const env = Object.assign({}, process.env, {ORT_DISABLE_TELEMETRY: '1'});
-  const limitMs = run.time_limit_ms;
-  const child = childProcess.spawnSync(process.execPath, [__filename, '--child'], {
+  const limitMs = run.time_limit_ms * (valgrind ? run.memcheck.slowdown : 1);
+  const own = [__filename, '--child', part].concat(valgrind ? ['--memcheck'] : []);
+  const program = valgrind || process.execPath;
+  const args = valgrind
+    ? ['--tool=memcheck', '--error-exitcode=' + MEMCHECK_ERROR, '--show-mismatched-frees=no',
+      '--suppressions=' + path.join(here, run.memcheck.suppressions), process.execPath, ...own]
+    : own;
+  const child = childProcess.spawnSync(program, args, {
     env,
     cwd: here,
     timeout: limitMs,
@@ -40,27 +77,106 @@ function parent() {
       // not ours to worry about
     }
   }
-  process.stdout.write(child.stdout || '');
   const stderr = (child.stderr || '').trim();
+  const lastWords = stderr ? 'its last words: ' + stderr.split('\n').slice(-3).join(' | ') : '';
+  const out = {stdout: child.stdout || '', stderr, code: child.status, why: ''};
   if (child.error && child.error.code === 'ETIMEDOUT') {
-    console.log(`DEPARTURE HOLDS: the runtime gave no answer within ${limitMs / 1000} s (stopped)`);
-    return 1;
+    out.code = 1;
+    out.why = `the runtime gave no answer within ${limitMs / 1000} s (stopped)`;
+  } else if (child.signal) {
+    out.code = 1;
+    out.why = `the process running the model died from ${child.signal}` + (lastWords ? '; ' + lastWords : '');
+  } else if (valgrind && child.status === MEMCHECK_ERROR) {
+    out.code = 1;
+    const errors = stderr.split('\n').filter((l) => /^==\d+== \S/.test(l)).slice(0, 8)
+      .map((l) => l.replace(/^==\d+== /, ''));
+    out.why = 'memcheck reports an error: ' + errors.join(' | ');
+  } else if (child.status !== 0 && child.status !== 1 && child.status !== 2) {
+    out.code = 1;
+    out.why = `the process running the model ended with exit status ${child.status}` + (lastWords ? '; ' + lastWords : '');
   }
-  if (child.signal) {
-    console.log(`DEPARTURE HOLDS: the process running the model died from ${child.signal}`);
-    if (stderr) console.log('its last words: ' + stderr.split('\n').slice(-3).join(' | '));
-    return 1;
-  }
-  if (child.status !== 0 && child.status !== 1 && child.status !== 2) {
-    console.log(`DEPARTURE HOLDS: the process running the model ended with exit status ${child.status}`);
-    if (stderr) console.log('its last words: ' + stderr.split('\n').slice(-3).join(' | '));
-    return 1;
-  }
-  if (child.status === 2 && stderr) console.log(stderr);
-  return child.status;
+  return out;
 }
 
-// ---- the child: loads the model, runs it, compares ----------------------------------------
+function parent() {
+  const anyVersion = process.argv.includes('--any-version');
+  const version = installedVersion();
+  if (version === null) {
+    console.log(`runtime: ${run.package} is not installed (the report's: ${run.version})`);
+    console.log(`CANNOT CHECK: cannot load ${run.package} (npm install ${run.package}@${run.version})`);
+    return 2;
+  }
+  if (version === run.version) {
+    console.log(`runtime: ${run.package} ${version}, the report's version`);
+  } else {
+    console.log(`runtime: ${run.package} ${version}, NOT the report's version ${run.version}` +
+      (anyVersion ? ' (--any-version)' : ''));
+    if (!anyVersion) {
+      console.log(`CANNOT CHECK: the departure was found with ${run.version}; install it ` +
+        `(npm install ${run.package}@${run.version}) or run with --any-version to check ${version}`);
+      return 2;
+    }
+  }
+  // The model files are the case's only as written.
+  if (!run.sha256) {
+    console.log('CANNOT CHECK: values.json records no SHA-256 of the model files');
+    return 2;
+  }
+  for (const [file, expected] of Object.entries(run.sha256)) {
+    let actual;
+    try {
+      actual = crypto.createHash('sha256').update(fs.readFileSync(path.join(here, file))).digest('hex');
+    } catch (e) {
+      console.log(`CANNOT CHECK: cannot read ${file}: ${e.message}`);
+      return 2;
+    }
+    if (actual !== expected) {
+      console.log(`CANNOT CHECK: ${file} is not the file values.json was written with ` +
+        `(SHA-256 ${actual}, not ${expected})`);
+      return 2;
+    }
+  }
+  let valgrind = null;
+  if (run.memcheck) {
+    valgrind = valgrindProgram();
+    if (!valgrind) {
+      console.log(`CANNOT CHECK: the departure is a memory error (${run.memcheck.kind}), which ` +
+        'shows under valgrind memcheck only, and valgrind is not installed (or set $VALGRIND)');
+      return 2;
+    }
+  }
+  if (run.control) {
+    const c = runChild('control', null);
+    process.stdout.write(c.stdout);
+    if (c.code !== 0) {
+      const why = c.why || (c.code === 2 ? c.stderr : 'it does not give what the specification says');
+      console.log(`CANNOT CHECK: the control ${run.control.case} fails (${why}): the runtime does ` +
+        'not run this kind of model here, so what it does with the departing one says nothing');
+      return 2;
+    }
+    console.log('  the control runs as the specification says');
+  }
+  const r = runChild('case', valgrind);
+  process.stdout.write(r.stdout);
+  // A lifted model that fails, with no control run the same way, may fail from the lifting.
+  const unvouched = 'the model is lifted (its sequences as tensors) and there is no control ' +
+    `(${run.no_control || 'none'}) to tell a failure of the lifting from the runtime's`;
+  if (r.why && run.lifted && !run.control && !(valgrind && /^memcheck/.test(r.why))) {
+    console.log(`actual:   ${r.why}`);
+    console.log(`CANNOT CHECK: ${unvouched}`);
+    return 2;
+  }
+  if (r.why) {
+    console.log(`DEPARTURE HOLDS: ${r.why}`);
+    return 1;
+  }
+  if (r.code === 2 && r.stderr) console.log(r.stderr.split('\n').filter((l) => !/^==\d+==/.test(l)).join('\n'));
+  if (r.code === 0 && valgrind)
+    console.log('DEPARTURE GONE: memcheck reports no error, and the runtime does what the specification says');
+  return r.code;
+}
+
+// ---- the child: loads a model, runs it, compares -----------------------------------------
 const ORT_TYPE = {
   float: 'float32', double: 'float64', float16: 'float16',
   int8: 'int8', uint8: 'uint8', int16: 'int16', uint16: 'uint16', int32: 'int32',
@@ -180,7 +296,15 @@ function difference(name, expected, actual, comparison) {
   return null;
 }
 
-async function child() {
+
+// Errors that say the package could not read the model at all, or not its versions: not a
+// rejection under the specification, whatever the model holds.
+const NOT_A_REJECTION = /Protobuf parsing failed|Unsupported model IR version|onnx\.ModelProto exceeds maximum protobuf size/;
+
+// Checks one part of the folder: 'control' (values.json repro.control) or 'case' (repro).
+async function child(which) {
+  const part = which === 'control' ? run.control : run;
+  const underMemcheck = process.argv.includes('--memcheck');
   let ort;
   try {
     ort = require(run.package);
@@ -191,19 +315,19 @@ async function child() {
     ort.env.logLevel = 'fatal';
     if (ort.env.wasm) ort.env.wasm.numThreads = 1;
   }
-  let version = '';
-  try {
-    version = require(run.package + '/package.json').version;
-  } catch (e) {
-    version = '(version unknown)';
-  }
-  console.log(`runtime: ${run.package} ${version}`);
-  console.log(`expected: ${run.expect.kind === 'rejected' ? 'the runtime rejects the model or its inputs (' + run.expect.why + ')' : run.expect.summary}`);
+  const label = which === 'control' ? `control:  ${part.case} (${part.data_set})\n  ` : '';
+  console.log(`${label}expected: ${part.expect.kind === 'rejected' ? 'the runtime rejects the model or its inputs (' + part.expect.why + ')' : part.expect.summary}`);
+  const say = (line) => console.log(which === 'control' ? `  ${line}` : line);
+  const gone = (why) => {
+    if (which === 'control') return 0;
+    console.log(underMemcheck ? `outputs:  ${why}` : `DEPARTURE GONE: ${why}`);
+    return 0;
+  };
 
   // Inputs are made once the session exists: a runtime that cannot load the model departs
   // before a value the API cannot pass (a complex tensor, say) matters.
   const feeds = {};
-  for (const f of run.feeds) feeds[f.name] = f;
+  for (const f of part.feeds) feeds[f.name] = f;
 
   // Runs one model of this folder; an error of the runtime is a result, not an exception.
   async function runModel(file) {
@@ -211,9 +335,9 @@ async function child() {
     try {
       session = await ort.InferenceSession.create(path.join(here, file));
     } catch (e) {
-      return {error: `creating the session failed: ${e.message}`};
+      return {error: `creating the session failed: ${e.message}`, stage: 'load'};
     }
-    if (run.unsupported && run.expect.kind !== 'rejected') throw new CannotCheck(run.unsupported);
+    if (part.unsupported && part.expect.kind !== 'rejected') throw new CannotCheck(part.unsupported);
     const mine = {};
     for (const name of session.inputNames) {
       const f = feeds[name];
@@ -228,79 +352,91 @@ async function child() {
       // The package's own limit, once the runtime has run the model: it converts tensors only.
       if (/Non tensor type is temporarily not supported/.test(e.message))
         return {ran_untensored: true, outputs: {}};
-      return {error: `running the model failed: ${e.message}`};
+      return {error: `running the model failed: ${e.message}`, stage: 'run'};
     }
   }
 
-  if (run.expect.kind === 'rejected') {
-    const r = await runModel(run.model);
+  if (part.expect.kind === 'rejected') {
+    const r = await runModel(part.model);
     if (r.error) {
-      console.log(`actual:   ${r.error}`);
-      console.log('DEPARTURE GONE: the runtime rejects the model, as the specification says');
-      return 0;
+      say(`actual:   ${r.error}`);
+      if (NOT_A_REJECTION.test(r.error))
+        throw new CannotCheck('the package cannot read the model (its file, or its IR version): that is no rejection of what it holds');
+      if (r.stage === 'load' && part.expect.stage === 'run')
+        throw new CannotCheck('the runtime rejects the model when loading it, while the specification rejects its inputs, when it runs: that does not show it checks them');
+      if (!run.control)
+        throw new CannotCheck(`there is no control (${run.no_control || 'none in values.json'}), so this rejection cannot be told from a runtime that runs nothing of its kind`);
+      return gone(`the runtime rejects the ${r.stage === 'load' ? 'model' : 'inputs'}, as the specification says, and runs the control`);
     }
     if (r.ran_untensored) {
-      console.log('actual:   the runtime ran the model (it gave a sequence, which the package does not show)');
-      console.log('DEPARTURE HOLDS: the runtime accepts what the specification says it must reject');
+      say('actual:   the runtime ran the model (it gave a sequence, which the package does not show)');
+      say('DEPARTURE HOLDS: the runtime accepts what the specification says it must reject');
       return 1;
     }
-    console.log('actual:   the runtime ran the model and gave ' +
+    say('actual:   the runtime ran the model and gave ' +
       Object.entries(r.outputs).map(([k, t]) => `${k}: ${t.type}[${t.dims.join(',')}]`).join(', '));
-    console.log('DEPARTURE HOLDS: the runtime accepts what the specification says it must reject');
+    say('DEPARTURE HOLDS: the runtime accepts what the specification says it must reject');
     return 1;
   }
 
+  // A failure of a lifted model counts once a control lifted alike has run.
+  const fails = (error) => {
+    if (NOT_A_REJECTION.test(error))
+      throw new CannotCheck('the package cannot read the model (its file, or its IR version)');
+    if (which === 'case' && run.lifted && !run.control)
+      throw new CannotCheck('the model is lifted (its sequences as tensors) and there is no control ' +
+        `(${run.no_control || 'none'}) to tell a failure of the lifting from the runtime's`);
+    say('DEPARTURE HOLDS: the runtime fails on a model the specification says it runs');
+    return 1;
+  };
+
   // Sequence outputs: their lengths first (the lengths model), then their tensors.
-  if (run.lengths_model) {
-    const r = await runModel(run.lengths_model);
+  if (part.lengths_model) {
+    const r = await runModel(part.lengths_model);
     if (r.error) {
-      console.log(`actual:   ${r.error}`);
-      console.log('DEPARTURE HOLDS: the runtime fails on a model the specification says it runs');
-      return 1;
+      say(`actual:   ${r.error}`);
+      return fails(r.error);
     }
-    for (const l of run.expect.lengths) {
+    for (const l of part.expect.lengths) {
       const got = Number(r.outputs[l.name].data[0]);
       if (got !== l.length) {
-        console.log(`actual:   sequence output '${l.output}' has ${got} tensors, expected ${l.length}`);
-        console.log('DEPARTURE HOLDS');
+        say(`actual:   sequence output '${l.output}' has ${got} tensors, expected ${l.length}`);
+        say('DEPARTURE HOLDS');
         return 1;
       }
     }
   }
-  if (run.expect.outputs.length === 0) {
-    console.log('actual:   the same');
-    console.log('DEPARTURE GONE: the runtime gives what the specification says');
-    return 0;
+  if (part.expect.outputs.length === 0) {
+    say('actual:   the same');
+    return gone('the runtime gives what the specification says');
   }
-  const r = await runModel(run.model);
+  const r = await runModel(part.model);
   if (r.ran_untensored) throw new CannotCheck('the model gives a value that is not a tensor, which the package cannot show');
   if (r.error) {
-    console.log(`actual:   ${r.error}`);
-    console.log('DEPARTURE HOLDS: the runtime fails on a model the specification says it runs');
-    return 1;
+    say(`actual:   ${r.error}`);
+    return fails(r.error);
   }
-  for (const o of run.expect.outputs) {
+  for (const o of part.expect.outputs) {
     const actual = r.outputs[o.name];
     if (!actual) {
-      console.log(`actual:   no output '${o.name}'`);
-      console.log('DEPARTURE HOLDS');
+      say(`actual:   no output '${o.name}'`);
+      say('DEPARTURE HOLDS');
       return 1;
     }
-    const d = difference(o.shown_as, o.tensor, actual, run.comparison);
+    const d = difference(o.shown_as, o.tensor, actual, part.comparison);
     if (d) {
-      console.log(`actual:   ${d}`);
-      console.log('DEPARTURE HOLDS');
+      say(`actual:   ${d}`);
+      say('DEPARTURE HOLDS');
       return 1;
     }
   }
-  console.log('actual:   the same');
-  console.log('DEPARTURE GONE: the runtime gives what the specification says');
-  return 0;
+  say('actual:   the same');
+  return gone('the runtime gives what the specification says');
 }
 
 if (process.argv[2] === '--child') {
   // The library's own messages go to stderr: stdout is what this script shows.
-  child().then((code) => process.exit(code), (e) => {
+  child(process.argv[3]).then((code) => process.exit(code), (e) => {
     if (e instanceof CannotCheck) {
       console.error(`CANNOT CHECK: ${e.message}`);
       process.exit(2);
