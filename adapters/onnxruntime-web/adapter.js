@@ -264,12 +264,15 @@ function errorKind(message) {
   if (/Could not find an implementation|is not currently registered or supported|ERROR_CODE: 9\b/.test(message))
     return 'not_supported';
   // A fault of ORT's own code, as seqconf classifies native ONNX Runtime's errors
-  // (runtimes/onnxruntime.cpp, ort_fault): RUNTIME_EXCEPTION, ENGINE_ERROR, EP_FAIL, a trapped
-  // integer overflow, a failed allocation, a framework invariant.
-  if (/ERROR_CODE: (5|6|11)\b|Integer overflow|safeint\.h|bad_alloc|onnxruntime\/core\/framework\//.test(message))
+  // (runtimes/onnxruntime.cpp, ort_fault): a trapped integer overflow, a failed allocation, a
+  // framework invariant; and a WebAssembly trap (an integer division or remainder by zero, an
+  // access out of bounds, unreachable code).
+  if (/Integer overflow|safeint\.h|bad_alloc|onnxruntime\/core\/framework\/|(remainder|divide) by zero|out of bounds memory access|unreachable/.test(message))
     return 'internal';
-  // FAIL is what ORT's kernels and graph resolution give when one of their checks fails.
-  if (/ERROR_CODE: (1|2|10)\b/.test(message)) return 'invalid_input';
+  // FAIL (1) is what ORT's kernels and graph resolution give when one of their checks fails;
+  // the WebAssembly build reports the exceptions of those checks (ORT_ENFORCE, ONNX's type and
+  // shape inference while the session is created) as RUNTIME_EXCEPTION (6).
+  if (/ERROR_CODE: (1|2|6|10)\b/.test(message)) return 'invalid_input';
   return 'internal';
 }
 

@@ -267,6 +267,25 @@ TEST(MustReject, OtherRuntimesRejectingInTheirOwnWordsPass) {
   EXPECT_EQ(run_case(load_corpus(tmp.path()).at(0), fake).status, Status::crash);
 }
 
+// A runtime that refuses a must-reject case through a fault of its own code (an uncaught
+// exception, an assertion: kind internal) did not check what the spec requires.
+TEST(MustReject, RejectingThroughAnInternalErrorIsItsOwnFailure) {
+  TempDir tmp;
+  write_must_reject(tmp.path(), "position_out_of_range");
+  FakeRuntime fake;
+  fake.result.ok = false;
+  fake.result.error.kind = RunError::Kind::internal;
+  fake.result.error.message = "ZeroDivisionError: integer division or modulo by zero";
+  const Outcome o = run_case(load_corpus(tmp.path()).at(0), fake);
+  EXPECT_EQ(o.status, Status::fail);
+  EXPECT_EQ(o.reason, Reason::rejected_internally);
+  EXPECT_NE(o.message.find("ZeroDivisionError"), std::string::npos) << o.message;
+  EXPECT_NE(o.message.find("internal error"), std::string::npos) << o.message;
+  // The same runtime checking the position passes.
+  fake.result.error.kind = RunError::Kind::invalid_input;
+  EXPECT_EQ(run_case(load_corpus(tmp.path()).at(0), fake).status, Status::pass);
+}
+
 TEST(ValidCase, RejectionIsAnErrorAndWrongOutputAFailure) {
   TempDir tmp;
   const fs::path dir = tmp.path() / "node" / "test_split_to_sequence_1";
