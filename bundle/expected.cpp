@@ -63,6 +63,9 @@ std::optional<std::string> departs(const Expected& e, const RunResult& r,
     // A must-reject case is rejected with an error, never by a crash or a hang.
     if (r.error.kind == RunError::Kind::crash || r.error.kind == RunError::Kind::timeout)
       return error_text(r.error);
+    // Nor by a fault of the runtime's code (harness/runner.cpp: rejected_internally).
+    if (r.error.kind == RunError::Kind::internal)
+      return "rejected through an internal error, not a check: " + error_text(r.error);
     return std::nullopt;
   }
   if (!r.ok) return error_text(r.error);
