@@ -666,9 +666,7 @@ std::vector<Departure> departures_of(const Report& r) {
       for (const auto& id : o.clauses) clause_key += (clause_key.empty() ? "" : "+") + id;
     if (clause_key.empty()) clause_key = "-";
     const std::string what = departure_what(o.status, o.reason);
-    // A probe the runtime does not support is named for its machinery.
-    const std::string op =
-        o.source == "corpus" && o.context == kMachineryContext ? machinery_of_probe(o.op) : o.op;
+    const std::string& op = o.op;
     auto& [d, listed] = by_key[{op, clause_key, what}];
     if (d.case_ids.empty()) {
       d.id = slug(op + "." + clause_key + "." + what);
