@@ -13,8 +13,10 @@
 // operator, domain or version the reference does not implement is ErrorCode::not_supported
 // naming op and version. Every node's values are checked against its operator's type
 // constraints at the version it runs (type_constraints.h): a violation is
-// ErrorCode::invalid_model naming the constraint. Operator errors keep their codes. Spec
-// ambiguities met while running are recorded in the Context.
+// ErrorCode::invalid_model naming the constraint. Typing is static: prepare() checks the input
+// types of every node of every graph and subgraph that it can derive before any data set, so a
+// branch or body that never runs makes the model invalid all the same. Operator errors keep their
+// codes. Spec ambiguities met while running are recorded in the Context.
 #pragma once
 
 #include <functional>
@@ -98,6 +100,8 @@ class GraphProgram {
   const onnx::GraphProto& graph() const;
   // Names the graph reads from enclosing graphs (its free variables).
   const std::vector<std::string>& free_names() const;
+  // Its nodes as prepared (opaque outside the interpreter).
+  const PreparedGraph& prepared() const;
 
   ~GraphProgram();
   explicit GraphProgram(std::unique_ptr<PreparedGraph> g);

@@ -508,6 +508,69 @@ TEST(TypeConstraints, OptionalGetElementTakesATensorFromVersion18) {
 // The five operators under test check their own types (reference/ops): the interpreter leaves
 // their codes alone, and a value of the wrong kind is a clear error naming op and input.
 
+// ---------------------------------------------------------------------------------------------
+// Static types: ONNX types a model's values statically, so a node that takes a value its
+// constraints do not allow makes the model invalid whatever the inputs, also where no data set
+// runs it. prepare() checks every node of every graph before any data set.
+
+const char* kStatic = "the model is invalid under the spec, whatever its inputs";
+
+// SequenceConstruct(x) -> s; If(cond): the then branch takes s through an Identity, the else
+// branch returns s as it is.
+onnx::ModelProto identity_in_a_branch(int64_t opset) {
+  auto then_branch =
+      graph("then", {node("Identity", {"s"}, {"t"}, {}, "")}, {}, {{"t", seq_type(F)}});
+  auto else_branch = graph("else", {}, {}, {{"s", seq_type(F)}});
+  return model(
+      opset,
+      graph(
+          "g",
+          {node("SequenceConstruct", {"x"}, {"s"}),
+           node("If", {"cond"}, {"y"},
+                {graph_attr("then_branch", then_branch), graph_attr("else_branch", else_branch)})},
+          {{"cond", tensor_type(BOOL)}, {"x", tensor_type(F)}}, {{"y", seq_type(F)}}));
+}
+
+TEST(StaticTypes, AnIdentity13OverASequenceInABranchIsInvalidAlsoWhereTheBranchIsNotTaken) {
+  const auto m = identity_in_a_branch(13);
+  for (bool cond : {true, false})
+    expect_invalid(m, {bool_scalar(cond), f32({1}, {1.f})},
+                   {kStatic, "node 0 (Identity) of graph 'then'", "Identity-13",
+                    "input 0 (input) is seq(tensor(float))", "type constraint T",
+                    "allows tensor(all 16 types)"});
+  // Identity-14 takes sequences: the same model at opset 14 runs on both data sets.
+  const Sequence s = seq_of({f32({1}, {1.f})});
+  for (bool cond : {true, false})
+    EXPECT_TRUE(
+        run(identity_in_a_branch(14), {bool_scalar(cond), f32({1}, {1.f})})[0].sequence().identical(
+            s));
+}
+
+// A Loop that runs zero times (M = 0) over a sequence: its body takes SequenceAt of the
+// sequence (a tensor: its type is derived, not declared) through Not, which takes only bool.
+onnx::ModelProto loop_body_not_over(DataType elem) {
+  auto body =
+      graph("body",
+            {node("Constant", {}, {"zero"}, {tensor_attr("value", i64(0))}),
+             node("SequenceAt", {"v_in", "zero"}, {"e"}), node("Not", {"e"}, {"ne"}),
+             node("SequenceInsert", {"v_in", "ne"}, {"v_out"})},
+            {{"iter", tensor_type(I64)}, {"cond_in", tensor_type(BOOL)}, {"v_in", seq_type(elem)}},
+            {{"cond_in", tensor_type(BOOL)}, {"v_out", seq_type(elem)}});
+  return model(13,
+               graph("g", {node("Loop", {"M", "", "v"}, {"y"}, {graph_attr("body", body)})},
+                     {{"M", tensor_type(I64)}, {"v", seq_type(elem)}}, {{"y", seq_type(elem)}}));
+}
+
+TEST(StaticTypes, ABodyThatNeverRunsIsCheckedWithTheTypesItWouldSee) {
+  const Sequence floats = seq_of({f32({1}, {1.f})});
+  expect_invalid(loop_body_not_over(F), {i64(0), floats},
+                 {kStatic, "node 2 (Not) of graph 'body'", "Not-1", "input 0 (X) is tensor(float)",
+                  "allows tensor(bool)"});
+  // Over bool the body is valid: zero trips return the sequence as it is.
+  const Sequence bools = seq_of({bool_scalar(true)});
+  EXPECT_TRUE(run(loop_body_not_over(BOOL), {i64(0), bools})[0].sequence().identical(bools));
+}
+
 TEST(TypeConstraints, TheFiveOperatorsKeepTheirOwnTypeErrors) {
   auto at = one_node(11, "SequenceAt", {{"s", seq_type(F)}, {"p", tensor_type(F)}},
                      {{"y", tensor_type(F)}});
