@@ -34,9 +34,18 @@ std::string readme(const Source& s, const Written& w) {
   std::ostringstream md;
   const std::string runtime =
       s.runtime_name + (s.runtime_version.empty() ? "" : " " + s.runtime_version);
+  const auto outcome_of = [&](const std::string& id) -> const Outcome* {
+    const auto it = s.record.find(id);
+    return it == s.record.end() ? nullptr : &it->second->outcome;
+  };
+  const Outcome* own = outcome_of(w.c->id);
+  const Outcome* smallest = outcome_of(d.smallest);
   md << "# " << d.op << ": " << d.what << " (" << runtime << ")\n\n";
   md << "**What happens.** " << w.what_it_did << "\n\n";
   md << "- case: " << code_span(w.c->id) << " (" << w.data_set << ")\n";
+  // An exported model the spec rejects through one of its nodes: that node, not the model.
+  if (own && own->exported && !own->exported->fault_node.empty())
+    md << "- node at fault: " << code_span(own->exported->fault_node) << "\n";
   if (!d.clauses.empty()) {
     md << "- spec clause" << (d.clauses.size() > 1 ? "s" : "") << ": ";
     for (size_t k = 0; k < d.clauses.size(); ++k) md << (k ? ", " : "") << code_span(d.clauses[k]);
@@ -51,12 +60,6 @@ std::string readme(const Source& s, const Written& w) {
     md << "**The specification says** (ONNX operator " << d.op << "):\n\n"
        << quote_block(d.spec) << "\n\n";
   // The layer: the bundled case's attribution, else its departure's smallest case's.
-  const auto outcome_of = [&](const std::string& id) -> const Outcome* {
-    const auto it = s.record.find(id);
-    return it == s.record.end() ? nullptr : &it->second->outcome;
-  };
-  const Outcome* own = outcome_of(w.c->id);
-  const Outcome* smallest = outcome_of(d.smallest);
   if (own && own->attribution)
     md << "**Layer.** " << own->attribution->layer << ": " << own->attribution->why << "\n\n";
   else if (smallest && smallest->attribution)

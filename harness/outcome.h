@@ -144,6 +144,11 @@ struct ExportedVerdicts {
   Judgement exporter;
   Judgement end_to_end;
   std::string end_to_end_layer;
+  // Where the spec (reference) rejects the model or its inputs: the node at fault, its operator
+  // ("Identity") and label ("node 4 (Identity-13 '/Identity') of graph 'torch_jit'"); empty when
+  // the spec rejects nothing or the rejection is no node's.
+  std::string fault_op;
+  std::string fault_node;
 };
 // The end_to_end_layer of an exported case from its three verdicts (runtime: the outcome's).
 std::string end_to_end_layer(Status runtime, const Judgement& exporter,

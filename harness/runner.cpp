@@ -181,6 +181,8 @@ ExportedCase judge_exporter(const Case& c, LoadedCase& lc, bool strict,
     }
     Judgement& j = ex.verdicts.exporter;
     if (j.status != Status::pass) return;
+    ex.verdicts.fault_op = e.fault_op;
+    ex.verdicts.fault_node = e.fault_node;
     j.status = status_of(e.kind);
     j.reason = reason_of(e.kind);
     j.message = where + ": the framework runs the program; " +

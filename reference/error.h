@@ -62,8 +62,22 @@ class Error : public std::runtime_error {
   Error(ErrorCode code, const std::string& message) : std::runtime_error(message), code_(code) {}
   ErrorCode code() const { return code_; }
 
+  // The node at fault, set by the graph interpreter on the innermost node the error left:
+  // its operator ("Identity") and its label ("node 4 (Identity-13 '/Identity') of graph
+  // 'torch_jit'"); empty when the error is not a node's (a malformed graph, a missing input).
+  const std::string& fault_op() const { return fault_op_; }
+  const std::string& fault_node() const { return fault_node_; }
+  Error at_node(std::string op, std::string node) const {
+    Error e = *this;
+    e.fault_op_ = std::move(op);
+    e.fault_node_ = std::move(node);
+    return e;
+  }
+
  private:
   ErrorCode code_;
+  std::string fault_op_;
+  std::string fault_node_;
 };
 
 }  // namespace seqconf

@@ -220,6 +220,7 @@ void case_details(std::ostringstream& h, const Report& r, const CaseRecord& c) {
       h << "</dd>";
     };
     verdict_row("exporter (spec vs framework)", x.exporter);
+    row("node at fault", x.fault_node);
     if (c.exporter_expectation)
       h << "<dt>exporter expectation</dt><dd>" << e(c.exporter_expectation->clause) << ": "
         << e(c.exporter_expectation->reason) << "</dd>";

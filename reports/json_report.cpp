@@ -112,6 +112,8 @@ json case_to_json(const CaseRecord& c) {
                      {"end_to_end_layer", o.exported->end_to_end_layer},
                      {"depends_on_departure", o.depends_on_departure()},
                      {"exporter_verdict", verdict_key(c.exporter_verdict)}};
+    if (!o.exported->fault_node.empty())
+      j["exported"]["fault"] = {{"op", o.exported->fault_op}, {"node", o.exported->fault_node}};
     if (c.exporter_expectation)
       j["exported"]["exporter_expectation"] = expectation_to_json(*c.exporter_expectation);
     if (!c.exporter_expectation_mismatch.empty())
@@ -380,6 +382,10 @@ CaseRecord case_from_json(const json& j, size_t index) {
     x.exporter = judgement_from_json(need(*it, "exporter", w), w + ".exporter");
     x.end_to_end = judgement_from_json(need(*it, "end_to_end", w), w + ".end_to_end");
     x.end_to_end_layer = opt_string(*it, "end_to_end_layer");
+    if (const auto f = it->find("fault"); f != it->end() && !f->is_null()) {
+      x.fault_op = need_string(*f, "op", w + ".fault");
+      x.fault_node = need_string(*f, "node", w + ".fault");
+    }
     o.exported = std::move(x);
     const std::string verdict = need_string(*it, "exporter_verdict", w);
     const auto v = verdict_from_key(verdict);

@@ -41,6 +41,7 @@ std::string verdicts_text(const CaseRecord& c) {
   const ExportedVerdicts& x = *o.exported;
   std::string t = "producer: " + x.producer + ", program: " + x.program + "\n";
   t += judgement_text("exporter (the spec's meaning against the framework)", x.exporter);
+  if (!x.fault_node.empty()) t += "node at fault: " + x.fault_node + "\n";
   t += judgement_text("runtime (against the spec)", {o.status, o.reason, o.message});
   t += judgement_text("end to end (against the framework)", x.end_to_end);
   if (!x.end_to_end_layer.empty()) t += "end-to-end departure due to: " + x.end_to_end_layer + "\n";

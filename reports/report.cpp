@@ -206,6 +206,13 @@ void insert_sorted(std::vector<std::string>& v, const std::string& x) {
   if (it == v.end() || *it != x) v.insert(it, x);
 }
 
+// The operator a departure table names for a case: the node at fault where the spec rejects an
+// exported model or its inputs through a node (an Identity-13 over a sequence in a model about
+// SequenceInsert), else the case's own operator.
+const std::string& departure_op(const Outcome& o) {
+  return o.exported && !o.exported->fault_op.empty() ? o.exported->fault_op : o.op;
+}
+
 // The exporter's departures: exported cases whose exporter verdict is not a pass, by the spec
 // clause their expectations entry names (unlisted ones by "-") and what the model does.
 std::vector<Departure> exporter_departures_of(const Report& r) {
@@ -264,12 +271,13 @@ std::vector<Departure> end_to_end_departures_of(const Report& r) {
     if (!o.exported || o.exported->end_to_end_layer.empty()) continue;
     const ExportedVerdicts& x = *o.exported;
     const std::string what = departure_what(x.end_to_end.status, x.end_to_end.reason);
-    Departure& d = by_key[{x.end_to_end_layer, o.op, what}];
+    const std::string& op = departure_op(o);
+    Departure& d = by_key[{x.end_to_end_layer, op, what}];
     if (d.case_ids.empty()) {
-      d.id = slug("end_to_end." + x.end_to_end_layer + "." + o.op + "." + what);
-      d.op = o.op;
+      d.id = slug("end_to_end." + x.end_to_end_layer + "." + op + "." + what);
+      d.op = op;
       d.what = what;
-      d.title = o.op + ": " + what + " against the framework";
+      d.title = op + ": " + what + " against the framework";
       d.smallest = o.case_id;
       Attribution a;
       a.layer = x.end_to_end_layer;
@@ -666,7 +674,7 @@ std::vector<Departure> departures_of(const Report& r) {
       for (const auto& id : o.clauses) clause_key += (clause_key.empty() ? "" : "+") + id;
     if (clause_key.empty()) clause_key = "-";
     const std::string what = departure_what(o.status, o.reason);
-    const std::string& op = o.op;
+    const std::string& op = departure_op(o);
     auto& [d, listed] = by_key[{op, clause_key, what}];
     if (d.case_ids.empty()) {
       d.id = slug(op + "." + clause_key + "." + what);

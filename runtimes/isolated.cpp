@@ -125,6 +125,8 @@ std::string encode(const RunResult& r) {
   put(out, std::to_string(static_cast<int>(r.error.kind)));
   put(out, r.error.message);
   put(out, r.error.code);
+  put(out, r.error.fault_op);
+  put(out, r.error.fault_node);
   put_values(out, r.outputs);
   put(out, std::to_string(r.ambiguities.size()));
   for (const Ambiguity& a : r.ambiguities) {
@@ -143,6 +145,8 @@ RunResult decode(const std::string& bytes) {
   r.error.kind = static_cast<RunError::Kind>(std::stoi(in.get()));
   r.error.message = in.get();
   r.error.code = in.get();
+  r.error.fault_op = in.get();
+  r.error.fault_node = in.get();
   r.outputs = get_values(in, "output");
   const size_t m = std::stoul(in.get());
   for (size_t i = 0; i < m; ++i) {
@@ -158,7 +162,7 @@ RunResult decode(const std::string& bytes) {
 
 RunResult failure(RunError::Kind kind, std::string message) {
   RunResult r;
-  r.error = {kind, std::move(message), ""};
+  r.error = {kind, std::move(message), "", {}, {}};
   return r;
 }
 
@@ -781,7 +785,7 @@ class WorkerProcess::Process {
 
   static Answer fault(RunError::Kind kind, std::string message) {
     Answer a;
-    a.error = {kind, std::move(message), ""};
+    a.error = {kind, std::move(message), "", {}, {}};
     return a;
   }
 

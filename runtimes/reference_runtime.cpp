@@ -77,6 +77,8 @@ RunError run_error_from(const Error& e) {
                : RunError::Kind::invalid_input;
   r.message = e.what();
   r.code = std::string(error_code_name(e.code()));
+  r.fault_op = e.fault_op();
+  r.fault_node = e.fault_node();
   return r;
 }
 

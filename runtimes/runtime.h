@@ -35,6 +35,10 @@ struct RunError {
   Kind kind = Kind::internal;
   std::string message;  // the runtime's own words
   std::string code;     // the reference's stable error code, when the runtime is the reference
+  // The reference only: the node at fault, its operator ("Identity") and its label ("node 4
+  // (Identity-13 '/Identity') of graph 'torch_jit'"); empty when the error is no node's.
+  std::string fault_op;
+  std::string fault_node;
 };
 std::string_view run_error_kind_name(RunError::Kind kind);
 

@@ -434,7 +434,7 @@ const WorkerKind kTransformWorker("transform", [](const std::string& spec) {
 // The runtime, in the suite's process.
 
 RunError tool_error(RunError::Kind kind, std::string message) {
-  return {kind, std::move(message), ""};
+  return {kind, std::move(message), "", {}, {}};
 }
 
 // The tool's model prepared on the other runtime. The reference's error codes name what went wrong

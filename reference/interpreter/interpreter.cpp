@@ -429,6 +429,62 @@ std::vector<Value> run_on_host(const PreparedNode& pn, const Inputs& in, Context
 
 }  // namespace
 
+namespace {
+// "node 4 (Identity-13 '/Identity') of graph 'torch_jit'": the node at fault in an error.
+std::string fault_label(const PreparedNode& pn, const onnx::GraphProto& graph) {
+  const onnx::NodeProto& n = *pn.node;
+  return "node " + std::to_string(pn.index) + " (" + n.op_type() +
+         (pn.op ? "-" + std::to_string(pn.since) : std::string()) +
+         (n.name().empty() ? std::string() : " '" + n.name() + "'") + ") of graph '" +
+         graph.name() + "'";
+}
+
+// Runs one node of a graph: reads its inputs from the scope, checks their types, runs its
+// kernel (or the host), checks and sets its outputs.
+void run_node(const PreparedNode& pn, Scope& scope, Context& ctx) {
+  const onnx::NodeProto& node = *pn.node;
+  Inputs in;
+  in.reserve(static_cast<size_t>(node.input_size()));
+  for (const auto& name : node.input()) {
+    if (name.empty()) {
+      in.emplace_back();
+      continue;
+    }
+    const Value* v = scope.find(name);
+    if (!v)
+      throw Error(ErrorCode::invalid_model, "value '" + name + "' read by " + node.op_type() +
+                                                " is not defined when the node runs");
+    in.emplace_back(*v);
+  }
+  KernelCall call{pn, node, pn.since, in, scope, ctx};
+  size_t in_work = Context::kNodeRunWork;
+  for (const auto& v : in)
+    if (v) in_work += value_work(*v);
+  charge_work(ctx, in_work, [&] { return call.label(); });
+  if (!pn.op) {
+    set_outputs(node, run_on_host(pn, in, ctx), scope, [&] { return call.label(); });
+    return;
+  }
+  // The operator's type constraints at the version it runs: kinds and element types of every
+  // value, each type parameter bound to one type.
+  TypeBindings bindings;
+  check_input_types(*pn.signature, node.name(), in, bindings);
+  std::vector<Value> out;
+  std::optional<std::vector<Value>> replaced;
+  if (ctx.kernel_override)
+    replaced = ctx.kernel_override->run(
+        NodeCall{node, pn.since, in, ctx, [&](const Inputs& alt) {
+                   return pn.op->fn(KernelCall{pn, node, pn.since, alt, scope, ctx});
+                 }});
+  out = replaced ? std::move(*replaced) : pn.op->fn(call);
+  check_output_types(*pn.signature, node.name(), out, bindings);
+  size_t out_work = 0;
+  for (const auto& v : out) out_work += value_work(v);
+  charge_work(ctx, out_work, [&] { return call.label(); });
+  set_outputs(node, std::move(out), scope, [&] { return call.label(); });
+}
+}  // namespace
+
 std::vector<Value> GraphProgram::run(const std::vector<Value>& inputs, const Scope* outer,
                                      Context& ctx) const {
   const onnx::GraphProto& graph = *g_->graph;
@@ -445,46 +501,13 @@ std::vector<Value> GraphProgram::run(const std::vector<Value>& inputs, const Sco
               decl.has_type() ? coerce_to_declared(inputs[i], decl.type(), what) : inputs[i]);
   }
   for (const PreparedNode& pn : g_->nodes) {
-    const onnx::NodeProto& node = *pn.node;
-    Inputs in;
-    in.reserve(static_cast<size_t>(node.input_size()));
-    for (const auto& name : node.input()) {
-      if (name.empty()) {
-        in.emplace_back();
-        continue;
-      }
-      const Value* v = scope.find(name);
-      if (!v)
-        throw Error(ErrorCode::invalid_model, "value '" + name + "' read by " + node.op_type() +
-                                                  " is not defined when the node runs");
-      in.emplace_back(*v);
+    try {
+      run_node(pn, scope, ctx);
+    } catch (const Error& e) {
+      // The innermost node names the fault (a node of a Loop body, not the Loop).
+      if (!e.fault_node().empty()) throw;
+      throw e.at_node(pn.node->op_type(), fault_label(pn, graph));
     }
-    KernelCall call{pn, node, pn.since, in, scope, ctx};
-    size_t in_work = Context::kNodeRunWork;
-    for (const auto& v : in)
-      if (v) in_work += value_work(*v);
-    charge_work(ctx, in_work, [&] { return call.label(); });
-    if (!pn.op) {
-      set_outputs(node, run_on_host(pn, in, ctx), scope, [&] { return call.label(); });
-      continue;
-    }
-    // The operator's type constraints at the version it runs: kinds and element types of every
-    // value, each type parameter bound to one type.
-    TypeBindings bindings;
-    check_input_types(*pn.signature, node.name(), in, bindings);
-    std::vector<Value> out;
-    std::optional<std::vector<Value>> replaced;
-    if (ctx.kernel_override)
-      replaced = ctx.kernel_override->run(
-          NodeCall{node, pn.since, in, ctx, [&](const Inputs& alt) {
-                     return pn.op->fn(KernelCall{pn, node, pn.since, alt, scope, ctx});
-                   }});
-    out = replaced ? std::move(*replaced) : pn.op->fn(call);
-    check_output_types(*pn.signature, node.name(), out, bindings);
-    size_t out_work = 0;
-    for (const auto& v : out) out_work += value_work(v);
-    charge_work(ctx, out_work, [&] { return call.label(); });
-    set_outputs(node, std::move(out), scope, [&] { return call.label(); });
   }
   std::vector<Value> result;
   for (const auto& o : graph.output()) {
@@ -701,7 +724,8 @@ std::vector<TypeOf> graph_types(const PreparedGraph& g, const std::vector<TypeOf
         if (what.rfind("the model is invalid under the spec", 0) == 0) throw;
         throw Error(ErrorCode::invalid_model,
                     "the model is invalid under the spec, whatever its inputs: " +
-                        node_label(n, pn.index) + " of graph '" + graph.name() + "': " + what);
+                        fault_label(pn, graph) + ": " + what)
+            .at_node(n.op_type(), fault_label(pn, graph));
       }
       // Anything but a type violation (a type the table cannot name) leaves the outputs unknown.
       out.assign(out.size(), std::nullopt);

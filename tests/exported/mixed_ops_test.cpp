@@ -11,6 +11,7 @@
 #include "cases/case.h"
 #include "harness/runner.h"
 #include "reference/error.h"
+#include "reports/json_report.h"
 #include "reports/report.h"
 #include "runtimes/reference_runtime.h"
 #include "tests/support/interpreter_model_util.h"
@@ -179,8 +180,9 @@ class RefusesToLoad : public Runtime {
 // If takes, on data set 0, a branch that passes a sequence through Identity-13, and on data set 1
 // the other branch, is invalid under the spec on both: a runtime that refuses to load it is right
 // on both, and a runtime that runs it ran an invalid model.
-TEST(MixedOps, ValidityIsStatic) {
-  TempDir tmp;
+// If(c): the then branch passes SequenceConstruct(x) through an Identity (node 1 of graph
+// 'then'), the else branch inserts x once more; the model gives SequenceLength of the result.
+onnx::ModelProto if_identity_model() {
   const auto seq_of_x = [](const std::string& g, const std::string& op) {
     std::vector<onnx::NodeProto> nodes = {node("SequenceConstruct", {"x"}, {g + "_s"})};
     if (op == "Identity")
@@ -189,14 +191,18 @@ TEST(MixedOps, ValidityIsStatic) {
       nodes.push_back(node("SequenceInsert", {g + "_s", "x"}, {g + "_out"}));
     return graph(g, nodes, {}, {{g + "_out", seq_type(F)}});
   };
-  const onnx::ModelProto m =
-      model(13, graph("if_identity",
-                      {node("If", {"c"}, {"s"},
-                            {graph_attr("then_branch", seq_of_x("then", "Identity")),
-                             graph_attr("else_branch", seq_of_x("else", "SequenceInsert"))}),
-                       node("SequenceLength", {"s"}, {"y"})},
-                      {{"c", tensor_type(DataType::bool_)}, {"x", tensor_type(F)}},
-                      {{"y", tensor_type(DataType::int64)}}));
+  return model(13, graph("if_identity",
+                         {node("If", {"c"}, {"s"},
+                               {graph_attr("then_branch", seq_of_x("then", "Identity")),
+                                graph_attr("else_branch", seq_of_x("else", "SequenceInsert"))}),
+                          node("SequenceLength", {"s"}, {"y"})},
+                         {{"c", tensor_type(DataType::bool_)}, {"x", tensor_type(F)}},
+                         {{"y", tensor_type(DataType::int64)}}));
+}
+
+TEST(MixedOps, ValidityIsStatic) {
+  TempDir tmp;
+  const onnx::ModelProto m = if_identity_model();
   const auto b = [](bool v) { return Tensor::from_values<DataType::bool_>({}, {v}); };
   const Value x = f32({1}, {4});
   // The framework: a list of x (then), or of x twice (else).
@@ -213,6 +219,58 @@ TEST(MixedOps, ValidityIsStatic) {
             std::string::npos)
       << o.exported->exporter.message;
   EXPECT_NE(o.exported->exporter.message.find("Identity"), std::string::npos);
+}
+
+// A runtime that loads every model and answers 2 (the framework's SequenceLength when the else
+// branch runs).
+class AnswersTwo : public Runtime {
+ public:
+  std::string name() const override { return "answers-two"; }
+  std::string version() const override { return "1"; }
+  std::unique_ptr<PreparedModel> prepare(const fs::path&, const onnx::ModelProto&,
+                                         RunError*) override {
+    class Two : public PreparedModel {
+     public:
+      RunResult run(const std::vector<Value>&) override {
+        RunResult r;
+        r.ok = true;
+        r.outputs = {Value(i64(2))};
+        return r;
+      }
+    };
+    return std::make_unique<Two>();
+  }
+};
+
+// The same model with only the data set that takes the else branch: no data set runs the
+// Identity, and the model is still invalid (the reference types every node before it runs). The
+// runtime that runs it is charged with accepting an invalid model, and the departure tables name
+// the node at fault, the Identity, not the model.
+TEST(MixedOps, ABranchNoDataSetTakesIsTypeCheckedAndTheTablesNameTheNodeAtFault) {
+  TempDir tmp;
+  const Case c = write_exported(
+      tmp.path(), "if_identity", if_identity_model(),
+      {{{Tensor::from_values<DataType::bool_>({}, {false}), f32({1}, {4})}, {i64(2)}}});
+  RefusesToLoad refuses;
+  const Outcome right = run(c, refuses, nullptr);
+  EXPECT_EQ(right.status, Status::pass) << right.message;
+  AnswersTwo runs;
+  const Outcome o = run(c, runs, nullptr);
+  EXPECT_EQ(o.status, Status::fail) << o.message;
+  EXPECT_EQ(o.reason, Reason::accepted_invalid);
+  ASSERT_TRUE(o.exported);
+  EXPECT_EQ(o.exported->fault_op, "Identity");
+  EXPECT_EQ(o.exported->fault_node, "node 1 (Identity-13) of graph 'then'");
+  EXPECT_EQ(o.exported->end_to_end.status, Status::pass);  // it matches the framework
+  EXPECT_TRUE(o.depends_on_departure());
+  const reports::Report r = reports::make_report({}, {o}, nullptr);
+  ASSERT_EQ(r.departures.size(), 1u);
+  EXPECT_EQ(r.departures[0].op, "Identity");
+  // The JSON report keeps the node at fault.
+  const Outcome back =
+      reports::report_from_json(reports::report_to_json(r)).cases.at(0).outcome;
+  ASSERT_TRUE(back.exported);
+  EXPECT_EQ(back.exported->fault_node, o.exported->fault_node);
 }
 
 // The one comparison table decides a folder without case.json: a model that only moves values

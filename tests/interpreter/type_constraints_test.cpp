@@ -535,7 +535,7 @@ TEST(StaticTypes, AnIdentity13OverASequenceInABranchIsInvalidAlsoWhereTheBranchI
   const auto m = identity_in_a_branch(13);
   for (bool cond : {true, false})
     expect_invalid(m, {bool_scalar(cond), f32({1}, {1.f})},
-                   {kStatic, "node 0 (Identity) of graph 'then'", "Identity-13",
+                   {kStatic, "node 0 (Identity-13) of graph 'then'", "Identity-13",
                     "input 0 (input) is seq(tensor(float))", "type constraint T",
                     "allows tensor(all 16 types)"});
   // Identity-14 takes sequences: the same model at opset 14 runs on both data sets.
@@ -564,7 +564,7 @@ onnx::ModelProto loop_body_not_over(DataType elem) {
 TEST(StaticTypes, ABodyThatNeverRunsIsCheckedWithTheTypesItWouldSee) {
   const Sequence floats = seq_of({f32({1}, {1.f})});
   expect_invalid(loop_body_not_over(F), {i64(0), floats},
-                 {kStatic, "node 2 (Not) of graph 'body'", "Not-1", "input 0 (X) is tensor(float)",
+                 {kStatic, "node 2 (Not-1) of graph 'body'", "Not-1", "input 0 (X) is tensor(float)",
                   "allows tensor(bool)"});
   // Over bool the body is valid: zero trips return the sequence as it is.
   const Sequence bools = seq_of({bool_scalar(true)});
