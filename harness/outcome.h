@@ -29,45 +29,45 @@ std::string_view status_name(Status s);
 
 // Why a case did not pass. The names are those of "reason" in reports (the report schema lists
 // the same set).
-#define SEQCONF_REASONS(X)                                                               \
-  /* fail: the outputs differ from the expected ones */                                  \
-  X(value_mismatch, "an element differs (beyond the tolerance for floating types)")      \
-  X(shape_mismatch, "a tensor's shape differs")                                          \
-  X(dtype_mismatch, "an element type differs")                                           \
-  X(length_mismatch, "a sequence's length differs")                                      \
-  X(kind_mismatch, "a tensor, sequence or optional where another kind was expected")     \
-  X(output_count_mismatch, "the number of outputs differs")                              \
-  /* fail: a copied value's bits differ (exact comparison, harness/compare.h) */         \
-  X(zero_sign_changed, "a copied zero's sign changed (-0.0 as +0.0, or back)")           \
-  X(nan_changed, "a copied NaN's sign or payload changed")                               \
-  X(nan_quieted, "a copied signalling NaN became quiet")                                 \
-  X(subnormal_flushed, "a copied subnormal was flushed to zero")                         \
-  X(bits_changed, "a copied value changed within ONNX's tolerance (rounded, narrowed)")  \
-  /* fail: a must-reject case */                                                         \
-  X(accepted_invalid, "accepted an input that must be rejected")                         \
-  /* fail: valgrind memcheck saw the runtime misuse memory (seqconf run --memcheck) */   \
-  X(memory_error, "the runtime read uninitialised memory or memory it does not own")     \
-  X(wrong_error_code, "the reference rejected with another error code than the case's")  \
-  X(rejected_internally, "a must-reject case rejected by an internal error, not a check")  \
-  /* error, not_supported, crash, timeout: the runtime's error kind (RunError::Kind) */  \
-  X(not_supported, "the runtime lacks the op, version or type")                          \
-  X(invalid_input, "the runtime rejected the model or inputs as invalid")                \
-  X(internal, "the runtime failed otherwise")                                            \
-  X(crash, "the runtime's process died")                                                 \
-  X(timeout, "the runtime did not answer within the time limit")                         \
-  X(limit_exceeded, "the runtime's output is larger than the suite's size limit")        \
-  /* error: the case itself */                                                           \
-  X(load_error, "the case's files could not be loaded")                                  \
-  /* not_judged: what stopped the reference */                                           \
-  X(reference_not_supported, "the reference lacks an operator and no host runs it")      \
-  X(reference_limit, "the reference stopped at a size or work limit")                    \
-  X(nondeterministic, "the model draws random values: the spec determines no outputs")   \
-  X(host_rejected, "the host runtime refused or failed a node the reference delegated")  \
-  /* a model-to-model tool in front of the runtime (runtimes/transform.h) */             \
-  X(tool_failed, "the model-to-model tool refused or failed on a valid model")           \
-  X(tool_crash, "the model-to-model tool's process died")                                \
-  X(tool_timeout, "the model-to-model tool did not finish within the time limit")        \
-  X(tool_invalid_model, "the tool's output model fails ONNX's checks, its input passed") \
+#define SEQCONF_REASONS(X)                                                                \
+  /* fail: the outputs differ from the expected ones */                                   \
+  X(value_mismatch, "an element differs (beyond the tolerance for floating types)")       \
+  X(shape_mismatch, "a tensor's shape differs")                                           \
+  X(dtype_mismatch, "an element type differs")                                            \
+  X(length_mismatch, "a sequence's length differs")                                       \
+  X(kind_mismatch, "a tensor, sequence or optional where another kind was expected")      \
+  X(output_count_mismatch, "the number of outputs differs")                               \
+  /* fail: a copied value's bits differ (exact comparison, harness/compare.h) */          \
+  X(zero_sign_changed, "a copied zero's sign changed (-0.0 as +0.0, or back)")            \
+  X(nan_changed, "a copied NaN's sign or payload changed")                                \
+  X(nan_quieted, "a copied signalling NaN became quiet")                                  \
+  X(subnormal_flushed, "a copied subnormal was flushed to zero")                          \
+  X(bits_changed, "a copied value changed within ONNX's tolerance (rounded, narrowed)")   \
+  /* fail: a must-reject case */                                                          \
+  X(accepted_invalid, "accepted an input that must be rejected")                          \
+  /* fail: valgrind memcheck saw the runtime misuse memory (seqconf run --memcheck) */    \
+  X(memory_error, "the runtime read uninitialised memory or memory it does not own")      \
+  X(wrong_error_code, "the reference rejected with another error code than the case's")   \
+  X(rejected_internally, "a must-reject case rejected by an internal error, not a check") \
+  /* error, not_supported, crash, timeout: the runtime's error kind (RunError::Kind) */   \
+  X(not_supported, "the runtime lacks the op, version or type")                           \
+  X(invalid_input, "the runtime rejected the model or inputs as invalid")                 \
+  X(internal, "the runtime failed otherwise")                                             \
+  X(crash, "the runtime's process died")                                                  \
+  X(timeout, "the runtime did not answer within the time limit")                          \
+  X(limit_exceeded, "the runtime's output is larger than the suite's size limit")         \
+  /* error: the case itself */                                                            \
+  X(load_error, "the case's files could not be loaded")                                   \
+  /* not_judged: what stopped the reference */                                            \
+  X(reference_not_supported, "the reference lacks an operator and no host runs it")       \
+  X(reference_limit, "the reference stopped at a size or work limit")                     \
+  X(nondeterministic, "the model draws random values: the spec determines no outputs")    \
+  X(host_rejected, "the host runtime refused or failed a node the reference delegated")   \
+  /* a model-to-model tool in front of the runtime (runtimes/transform.h) */              \
+  X(tool_failed, "the model-to-model tool refused or failed on a valid model")            \
+  X(tool_crash, "the model-to-model tool's process died")                                 \
+  X(tool_timeout, "the model-to-model tool did not finish within the time limit")         \
+  X(tool_invalid_model, "the tool's output model fails ONNX's checks, its input passed")  \
   X(tool_lost_type, "the tool's output model lacks or changes a type its input declared")
 
 enum class Reason {

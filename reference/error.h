@@ -43,8 +43,8 @@ namespace seqconf {
   /* graphs */                                                                            \
   X(invalid_model, "a model or graph is malformed")                                       \
   X(not_supported, "an operator, version or domain the reference does not implement")     \
-  X(nondeterministic, "the model draws random values: the spec determines no outputs")     \
-  X(host_rejected, "the host runtime refused or failed a node the reference delegated")    \
+  X(nondeterministic, "the model draws random values: the spec determines no outputs")    \
+  X(host_rejected, "the host runtime refused or failed a node the reference delegated")   \
   X(io_error, "a file could not be read or written")
 
 enum class ErrorCode {

@@ -708,7 +708,8 @@ OrtOptimize make_onnxruntime_optimizer(const std::filesystem::path& library,
     const char* tmp = std::getenv("TMPDIR");
     std::string dir = std::string(tmp && *tmp ? tmp : "/tmp") + "/seqconf-ort-optimized-XXXXXX";
     if (!::mkdtemp(dir.data())) {
-      *error = {RunError::Kind::internal, std::string("mkdtemp: ") + std::strerror(errno), "", {}, {}};
+      *error = {
+          RunError::Kind::internal, std::string("mkdtemp: ") + std::strerror(errno), "", {}, {}};
       return false;
     }
     const std::filesystem::path path = std::filesystem::path(dir) / "optimized.onnx";
@@ -722,7 +723,8 @@ OrtOptimize make_onnxruntime_optimizer(const std::filesystem::path& library,
       text << f.rdbuf();
       *optimized = text.str();
       ok = !optimized->empty();
-      if (!ok) *error = {RunError::Kind::internal, "ONNX Runtime wrote no optimized model", "", {}, {}};
+      if (!ok)
+        *error = {RunError::Kind::internal, "ONNX Runtime wrote no optimized model", "", {}, {}};
     } catch (const StatusError& e) {
       *error = run_error(e);
     }

@@ -267,8 +267,7 @@ TEST(MixedOps, ABranchNoDataSetTakesIsTypeCheckedAndTheTablesNameTheNodeAtFault)
   ASSERT_EQ(r.departures.size(), 1u);
   EXPECT_EQ(r.departures[0].op, "Identity");
   // The JSON report keeps the node at fault.
-  const Outcome back =
-      reports::report_from_json(reports::report_to_json(r)).cases.at(0).outcome;
+  const Outcome back = reports::report_from_json(reports::report_to_json(r)).cases.at(0).outcome;
   ASSERT_TRUE(back.exported);
   EXPECT_EQ(back.exported->fault_node, o.exported->fault_node);
 }

@@ -564,8 +564,8 @@ onnx::ModelProto loop_body_not_over(DataType elem) {
 TEST(StaticTypes, ABodyThatNeverRunsIsCheckedWithTheTypesItWouldSee) {
   const Sequence floats = seq_of({f32({1}, {1.f})});
   expect_invalid(loop_body_not_over(F), {i64(0), floats},
-                 {kStatic, "node 2 (Not-1) of graph 'body'", "Not-1", "input 0 (X) is tensor(float)",
-                  "allows tensor(bool)"});
+                 {kStatic, "node 2 (Not-1) of graph 'body'", "Not-1",
+                  "input 0 (X) is tensor(float)", "allows tensor(bool)"});
   // Over bool the body is valid: zero trips return the sequence as it is.
   const Sequence bools = seq_of({bool_scalar(true)});
   EXPECT_TRUE(run(loop_body_not_over(BOOL), {i64(0), bools})[0].sequence().identical(bools));
