@@ -513,7 +513,6 @@ class Program:
     output_names: List[str]
     dtype: torch.dtype = torch.float32
     dynamic_axes: Optional[Dict[str, Dict[int, str]]] = None
-    computes: bool = False  # computes floating values: compare with a tolerance
 
 
 ABCD = ["a", "b", "c", "d"]
@@ -528,17 +527,17 @@ def _catalog():
 
     # append / extend in loops
     add("append_loop_const", "out.append(x + i) in a loop with a constant trip count",
-        AppendLoopConst, one((2, 3)), ["x"], ["out"], computes=True)
+        AppendLoopConst, one((2, 3)), ["x"], ["out"])
     add("append_loop_input_trips", "out.append(x + i) in a loop whose trip count is an int64 scalar input",
-        AppendLoopInputTrips, with_count((2, 3), 3, 0), ["x", "n"], ["out"], computes=True)
+        AppendLoopInputTrips, with_count((2, 3), 3, 0), ["x", "n"], ["out"])
     for dt in (torch.float32, torch.uint8):
         add("append_loop_dim_trips" + _suffix(dt), "out.append(x[i]) in a loop over a dynamic dim size",
             AppendLoopDimTrips, one((3, 4), (0, 4)), ["x"], ["out"], dtype=dt,
             dynamic_axes={"x": rows})
     add("extend_loop_const", "out.extend([x + i, x - i]) in a loop with a constant trip count",
-        ExtendLoopConst, one((2, 3)), ["x"], ["out"], computes=True)
+        ExtendLoopConst, one((2, 3)), ["x"], ["out"])
     add("extend_loop_input_trips", "out.extend([x + i, x - i]) in a loop whose trip count is an input",
-        ExtendLoopInputTrips, with_count((2, 3), 2, 0), ["x", "n"], ["out"], computes=True)
+        ExtendLoopInputTrips, with_count((2, 3), 2, 0), ["x", "n"], ["out"])
 
     # insert into a copied list (a sequence at run time)
     add("insert_0", "lst.insert(0, t)", Insert0, four((2, 3)), ABCD, ["out"])
@@ -562,14 +561,13 @@ def _catalog():
     add("pop_1", "t = lst.pop(1)", PopIndex1, four((2, 3)), ABCD, ["t", "rest"])
     add("pop_neg1", "t = lst.pop(-1)", PopNeg1, four((2, 3)), ABCD, ["t", "rest"])
     add("pop_loop_drain", "while len(lst) > 0: acc = acc * 2 + lst.pop()", PopLoopDrain,
-        four((2, 3)), ABCD, ["acc"], computes=True)
+        four((2, 3)), ABCD, ["acc"])
     add("del_1", "del lst[1]", DelIndex1, four((2, 3)), ABCD, ["out"])
     add("del_neg1", "del lst[-1]", DelNeg1, four((2, 3)), ABCD, ["out"])
     add("setitem_0", "lst[0] = t", Setitem0, four((2, 3)), ABCD, ["out"])
     add("setitem_neg1", "lst[-1] = t", SetitemNeg1, four((2, 3)), ABCD, ["out"])
     add("setitem_loop", "lst[i] = lst[i] + lst[len(lst) - 1 - i] over every index of a list",
-        SetitemLoop, lambda dt: [x[:3] for x in four((2, 3))(dt)], ["a", "b", "c"], ["out"],
-        computes=True)
+        SetitemLoop, lambda dt: [x[:3] for x in four((2, 3))(dt)], ["a", "b", "c"], ["out"])
 
     # getitem / len
     add("getitem_1", "lst[1]", Getitem1, four((2, 3)), ABCD, ["y"])
@@ -614,11 +612,11 @@ def _catalog():
 
     # comprehensions, lists carried through loops
     add("list_comprehension", "[t * 2 + 1 for t in x.unbind(0)]", ListComprehension,
-        one((3, 2), (0, 2)), ["x"], ["out"], dynamic_axes={"x": rows}, computes=True)
+        one((3, 2), (0, 2)), ["x"], ["out"], dynamic_axes={"x": rows})
     add("reverse_loop", "out.append(lst[len(lst) - 1 - i]) over a list from unbind", ReverseLoop,
         one((3, 2), (0, 2)), ["x"], ["out"], dynamic_axes={"x": rows})
     add("sum_over_list_slice", "acc = acc + t for t in lst[1:] of x.split(1, 1)", SumOverList,
-        one((2, 4)), ["x"], ["acc"], computes=True)
+        one((2, 4)), ["x"], ["acc"])
 
     # zero-size tensors
     add("unbind_zero_rows", "list(x.unbind(0)) of a [0, 3] tensor (an empty list)", UnbindAxis0,
@@ -628,13 +626,13 @@ def _catalog():
 
     # among dense operators
     add("matmul_relu_append", "out.append(relu(h @ w)) in a loop (MatMul, Relu)", MatmulReluAppend,
-        matmul_inputs, ["x", "w"], ["out"], computes=True)
+        matmul_inputs, ["x", "w"], ["out"])
     add("linear_per_chunk", "torch.cat([fc(t) for t in x.chunk(2, 0)], 1) with an nn.Linear",
-        LinearPerChunk, one((4, 3)), ["x"], ["y"], computes=True)
+        LinearPerChunk, one((4, 3)), ["x"], ["y"])
     add("softmax_split", "list(softmax(x, 1).split([1, 2], 1)) (Softmax)", SoftmaxSplit,
-        one((2, 3)), ["x"], ["out"], computes=True)
+        one((2, 3)), ["x"], ["out"])
     add("sum_each_row", "torch.stack([t.sum(1) for t in x.split(1, 0)]) (ReduceSum)", SumEachRow,
-        one((3, 4)), ["x"], ["y"], computes=True)
+        one((3, 4)), ["x"], ["y"])
     add("nonzero_transposed_list", "[idx, idx.t()] of idx = torch.nonzero(x) (NonZero, Transpose)",
         NonzeroTransposedList, signed((2, 3), (3, 2)), ["x"], ["out"],
         dynamic_axes={"x": {0: "rows", 1: "cols"}})
