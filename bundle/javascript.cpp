@@ -290,9 +290,12 @@ ordered_json run_json(const onnx::ModelProto& model, const DataSet& ds, const Ex
     }
   }
   r["feeds"] = feeds;
-  r["comparison"] = {{"rule", rule.exact ? "exact" : "tolerance"},
-                     {"rtol", rule.exact ? 0.0 : rule.tolerance.rtol},
-                     {"atol", rule.exact ? 0.0 : rule.tolerance.atol}};
+  const auto comparison = [](const ComparisonRule& c) {
+    return ordered_json{{"rule", c.exact ? "exact" : "tolerance"},
+                        {"rtol", c.exact ? 0.0 : c.tolerance.rtol},
+                        {"atol", c.exact ? 0.0 : c.tolerance.atol}};
+  };
+  r["comparison"] = comparison(rule);
   const auto write_model = [&](const char* file, const onnx::ModelProto& m) {
     const std::string name = prefix + file;
     write_bytes(dir / name, model_bytes(with_defaults(m, defaults)));
@@ -324,6 +327,7 @@ ordered_json run_json(const onnx::ModelProto& model, const DataSet& ds, const Ex
   for (int k = 0; k < outs.size() && static_cast<size_t>(k) < e.outputs.size(); ++k) {
     const Value& v = e.outputs[static_cast<size_t>(k)];
     const std::string& name = outs[k].name();
+    const size_t first = outputs.size();
     if (v.is_sequence()) {
       const auto tensors = v.sequence().tensors();
       output_lengths.push_back(tensors.size());
@@ -335,7 +339,13 @@ ordered_json run_json(const onnx::ModelProto& model, const DataSet& ds, const Ex
                            {"tensor", tensor_json(tensors[i])}});
     } else if (v.is_tensor()) {
       outputs.push_back({{"name", name}, {"shown_as", name}, {"tensor", tensor_json(v.tensor())}});
+    } else {
+      continue;
     }
+    // Where the outputs are compared differently, each says how (repro.js: o.comparison).
+    if (!rule.outputs.empty())
+      for (size_t i = first; i < outputs.size(); ++i)
+        outputs[i]["comparison"] = comparison(rule.output(static_cast<size_t>(k)));
   }
   expect["lengths"] = lengths;
   expect["outputs"] = outputs;

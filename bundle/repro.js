@@ -431,7 +431,7 @@ async function child(which) {
       say('DEPARTURE HOLDS');
       return 1;
     }
-    const d = difference(o.shown_as, o.tensor, actual, part.comparison);
+    const d = difference(o.shown_as, o.tensor, actual, o.comparison || part.comparison);
     if (d) {
       say(`actual:   ${d}`);
       say('DEPARTURE HOLDS');

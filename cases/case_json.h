@@ -39,12 +39,20 @@ struct Tolerance {
 struct ComparisonRule {
   bool exact = true;
   Tolerance tolerance;  // when !exact
-  // "exact", or "tolerance rtol=0.001 atol=1e-07": the report's per-case record of it.
+  // One rule per graph output where the outputs are compared differently (an output that only
+  // moves values beside one that computes); each has no `outputs` of its own. exact and
+  // tolerance above are then the loosest of them. Empty: every output follows exact/tolerance.
+  std::vector<ComparisonRule> outputs;
+  // The rule of graph output i.
+  const ComparisonRule& output(size_t i) const { return i < outputs.size() ? outputs[i] : *this; }
+  // "exact", or "tolerance rtol=0.001 atol=1e-07", or per output "exact, tolerance rtol=..":
+  // the report's per-case record of it.
   std::string name() const;
-  static ComparisonRule tolerant(Tolerance t = {}) { return {false, t}; }
+  static ComparisonRule tolerant(Tolerance t = {}) { return {false, t, {}}; }
   bool operator==(const ComparisonRule& o) const {
     return exact == o.exact &&
-           (exact || (tolerance.rtol == o.tolerance.rtol && tolerance.atol == o.tolerance.atol));
+           (exact || (tolerance.rtol == o.tolerance.rtol && tolerance.atol == o.tolerance.atol)) &&
+           outputs == o.outputs;
   }
 };
 
@@ -66,6 +74,9 @@ inline const std::vector<std::string> kMovingOps = {
     "GreaterOrEqual", "LessOrEqual", "NonZero"};
 // clang-format on
 ComparisonRule comparison_rule(std::string_view source, const std::vector<std::string>& ops_used);
+// The same table output by output (interp::ops_used_by_outputs): an output that only passes
+// through kMovingOps compares bit for bit also where another output of the model computes.
+ComparisonRule comparison_rule(std::string_view source, const onnx::GraphProto& graph);
 
 struct CaseJson {
   std::string id;  // without the source prefix

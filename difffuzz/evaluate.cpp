@@ -39,7 +39,7 @@ RunResult run_on(Runtime& rt, const BuiltProgram& b) {
 
 // How a program's outputs compare (cases/case_json.h's table, by the operators it uses).
 ComparisonRule comparison_rule_of(const BuiltProgram& b) {
-  return comparison_rule("fuzz", interp::ops_used(b.model->graph()));
+  return comparison_rule("fuzz", b.model->graph());
 }
 
 // The top-level node a message names ("n<k>_<Op>"), else the first op type it names, else the

@@ -342,7 +342,8 @@ Comparison compare_outputs(const std::vector<Value>& expected, const std::vector
                                                    " outputs, got " +
                                                    std::to_string(actual.size()));
   for (size_t i = 0; i < expected.size(); ++i) {
-    Comparison c = compare_value(expected[i], actual[i], rule, "output " + std::to_string(i));
+    Comparison c =
+        compare_value(expected[i], actual[i], rule.output(i), "output " + std::to_string(i));
     if (!c.ok) return c;
   }
   return {};

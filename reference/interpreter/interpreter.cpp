@@ -8,6 +8,7 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "reference/interpreter/schema_types.h"
 #include "reference/interpreter/type_constraints.h"
 #include "reference/ops/ops.h"
 #include "reference/proto.h"
@@ -525,10 +526,9 @@ std::vector<Value> GraphProgram::run(const std::vector<Value>& inputs, const Sco
 // type of every value it can (declared graph inputs, initializers, what each node's row and
 // attributes make of its inputs' types, the graph's value_info where nothing else says) and
 // checks every node of every graph against its row with the check a running node gets
-// (check_input_types). A value whose type cannot be derived is left to that run-time check.
+// (check_input_types); a node kept for the host is checked against ONNX's schema of its operator
+// (schema_types.h). A value whose type cannot be derived is left to the run-time check.
 namespace {
-
-using TypeOf = std::optional<Value>;  // a value standing for its type alone; nullopt: unknown
 
 class TypeScope {
  public:
@@ -716,7 +716,11 @@ std::vector<TypeOf> graph_types(const PreparedGraph& g, const std::vector<TypeOf
     std::vector<TypeOf> out(static_cast<size_t>(n.output_size()));
     try {
       if (pn.signature) check_input_types(*pn.signature, n.name(), in, bindings);
-      if (pn.op) out = node_types(pn, in, bindings, scope);
+      if (pn.op) {
+        out = node_types(pn, in, bindings, scope);
+      } else if (auto delegated = schema_types(n, pn.opsets->at(""), in)) {
+        out = std::move(*delegated);  // a node for the host: ONNX's schema of its operator
+      }
     } catch (const Error& e) {
       if (e.code() == ErrorCode::invalid_model) {
         const std::string what = e.what();
@@ -846,6 +850,52 @@ std::vector<std::string> ops_used(const onnx::GraphProto& graph) {
   std::set<std::string> s;
   collect_ops(graph, s);
   return {s.begin(), s.end()};
+}
+
+namespace {
+// Every value name a graph reads, its subgraphs included (the names it defines among them too:
+// reading more than the free names only widens what an output is counted to pass through).
+void collect_reads(const onnx::GraphProto& g, std::set<std::string>& out) {
+  for (const auto& n : g.node()) {
+    out.insert(n.input().begin(), n.input().end());
+    for (const auto& a : n.attribute()) {
+      if (a.has_g()) collect_reads(a.g(), out);
+      for (const auto& sg : a.graphs()) collect_reads(sg, out);
+    }
+  }
+  for (const auto& o : g.output()) out.insert(o.name());
+}
+}  // namespace
+
+std::vector<std::vector<std::string>> ops_used_by_outputs(const onnx::GraphProto& graph) {
+  std::unordered_map<std::string, int> producer;
+  for (int i = 0; i < graph.node_size(); ++i)
+    for (const auto& o : graph.node(i).output())
+      if (!o.empty()) producer.emplace(o, i);
+  std::vector<std::vector<std::string>> result;
+  for (const auto& out : graph.output()) {
+    std::set<std::string> ops;
+    std::set<int> seen;
+    std::vector<std::string> pending = {out.name()};
+    while (!pending.empty()) {
+      const std::string name = std::move(pending.back());
+      pending.pop_back();
+      const auto it = producer.find(name);
+      if (it == producer.end() || !seen.insert(it->second).second) continue;
+      const onnx::NodeProto& n = graph.node(it->second);
+      ops.insert(n.op_type());
+      pending.insert(pending.end(), n.input().begin(), n.input().end());
+      // A body's operators act on what the node outputs, and a body reads the enclosing graph.
+      std::set<std::string> reads;
+      for (const auto& a : n.attribute()) {
+        if (a.has_g()) collect_ops(a.g(), ops), collect_reads(a.g(), reads);
+        for (const auto& sg : a.graphs()) collect_ops(sg, ops), collect_reads(sg, reads);
+      }
+      pending.insert(pending.end(), reads.begin(), reads.end());
+    }
+    result.emplace_back(ops.begin(), ops.end());
+  }
+  return result;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -148,6 +148,10 @@ std::map<std::string, int64_t> model_opsets(const onnx::ModelProto& model);
 
 // Every op_type a graph uses, subgraphs included.
 std::vector<std::string> ops_used(const onnx::GraphProto& graph);
+// Per graph output, every op_type its value passes through: the nodes it depends on (through
+// their inputs, and through the values their bodies read from the enclosing graph), each with
+// the operators of its bodies.
+std::vector<std::vector<std::string>> ops_used_by_outputs(const onnx::GraphProto& graph);
 
 // Every (op, since_version) the interpreter runs, sorted: each has a row in the type table.
 std::vector<std::pair<std::string, int64_t>> implemented_operator_versions();

@@ -293,6 +293,52 @@ TEST(MixedOps, FoldersWithoutCaseJsonUseTheOneTable) {
   EXPECT_EQ(o.exported->exporter.reason, Reason::zero_sign_changed) << o.exported->exporter.message;
 }
 
+// The table decides output by output. y = SequenceAt(SequenceConstruct(x), 0) only moves x and
+// compares bit for bit; z = Add(x, x) computes and compares within the tolerance, in one model.
+// Add: "Performs element-wise binary addition", so x = [-0.0, 1] gives z = [-0.0, 2].
+TEST(MixedOps, AnOutputThatOnlyMovesValuesStaysExactBesideOneThatComputes) {
+  TempDir tmp;
+  const onnx::ModelProto m =
+      model(14, graph("two",
+                      {node("SequenceConstruct", {"x"}, {"s"}),
+                       node("Constant", {}, {"zero"}, {tensor_attr("value", i64(0))}),
+                       node("SequenceAt", {"s", "zero"}, {"y"}), node("Add", {"x", "x"}, {"z"})},
+                      {{"x", tensor_type(F)}}, {{"y", tensor_type(F)}, {"z", tensor_type(F)}}));
+  const Tensor x = f32({2}, {-0.0f, 1});
+  // The framework's z differs from 2 by 1e-3, inside rtol 1e-3 of it.
+  const Case near = write_exported(tmp.path(), "near", m, {{{x}, {x, f32({2}, {-0.0f, 2.001f})}}});
+  EXPECT_EQ(near.comparison.name(), "per output: exact, tolerance rtol=0.001 atol=1e-07");
+  ReferenceRuntime reference;
+  Outcome o = run(near, reference, nullptr);
+  ASSERT_TRUE(o.exported);
+  EXPECT_EQ(o.exported->exporter.status, Status::pass) << o.exported->exporter.message;
+  // The framework's y turns -0.0 into +0.0: a copy that is not bit for bit the input departs.
+  const Case sign =
+      write_exported(tmp.path(), "sign", m, {{{x}, {f32({2}, {0, 1}), f32({2}, {-0.0f, 2})}}});
+  o = run(sign, reference, nullptr);
+  ASSERT_TRUE(o.exported);
+  EXPECT_EQ(o.exported->exporter.reason, Reason::zero_sign_changed) << o.exported->exporter.message;
+}
+
+// What a body reads from the enclosing graph is part of the output's path: the If's output
+// passes through the Add its branch reads, w = Identity(x) does not.
+TEST(MixedOps, AnOutputThroughABodyCountsWhatTheBodyReads) {
+  const auto branch = [](const std::string& name, const std::string& from) {
+    return graph(name, {node("Identity", {from}, {name + "_out"})}, {},
+                 {{name + "_out", tensor_type(F)}});
+  };
+  const onnx::GraphProto g = graph("g",
+                                   {node("Add", {"x", "x"}, {"a"}),
+                                    node("If", {"c"}, {"y"},
+                                         {graph_attr("then_branch", branch("then", "a")),
+                                          graph_attr("else_branch", branch("else", "x"))}),
+                                    node("Identity", {"x"}, {"w"})},
+                                   {{"c", tensor_type(DataType::bool_)}, {"x", tensor_type(F)}},
+                                   {{"y", tensor_type(F)}, {"w", tensor_type(F)}});
+  EXPECT_EQ(comparison_rule("exported", g).name(),
+            "per output: tolerance rtol=0.001 atol=1e-07, exact");
+}
+
 }  // namespace
 }  // namespace seqconf::testing
 

@@ -571,6 +571,42 @@ TEST(StaticTypes, ABodyThatNeverRunsIsCheckedWithTheTypesItWouldSee) {
   EXPECT_TRUE(run(loop_body_not_over(BOOL), {i64(0), bools})[0].sequence().identical(bools));
 }
 
+// A node kept for the host (here Relu, which the reference lacks) is checked against ONNX's
+// schema of its operator. Relu-13: "T: tensor(float16), tensor(float), tensor(double),
+// tensor(bfloat16). Constrain input and output types to float tensors."; Relu-14 adds int8,
+// int16, int32 and int64 ("Constrain input and output types to signed numeric tensors.").
+onnx::ModelProto relu_of(int64_t opset, DataType elem) {
+  return one_node(opset, "Relu", {{"x", tensor_type(elem)}}, {{"y", tensor_type(elem)}});
+}
+
+TEST(StaticTypes, ANodeForTheHostIsCheckedAgainstOnnxsSchema) {
+  const std::string msg = expect_error(ErrorCode::invalid_model, [&] {
+    interp::InterpretedModel::prepare(relu_of(13, I64), /*delegate=*/true);
+  });
+  for (const std::string part :
+       {kStatic, "node 0 (Relu) of graph", "Relu-13: input 0 (X) is tensor(int64)",
+        "type constraint T", "tensor(float)", "ONNX's schema of Relu-13"})
+    EXPECT_NE(msg.find(part), std::string::npos) << part << " in: " << msg;
+  // Relu-14 takes int64, and Relu-13 takes float: both are prepared for the host.
+  EXPECT_NO_THROW(interp::InterpretedModel::prepare(relu_of(14, I64), true));
+  EXPECT_NO_THROW(interp::InterpretedModel::prepare(relu_of(13, F), true));
+}
+
+// The schema also types a host node's outputs: Relu-13's Y is T, bound to float by its X, so a
+// Not (which takes only bool) over it is invalid before any data set, with no value_info.
+TEST(StaticTypes, AHostNodesOutputIsTypedByItsSchema) {
+  auto over = [](DataType elem) {
+    return model(13, graph("g", {node("Relu", {"x"}, {"r"}), node("Not", {"r"}, {"y"})},
+                           {{"x", tensor_type(elem)}}, {{"y", tensor_type(BOOL)}}));
+  };
+  const std::string msg = expect_error(ErrorCode::invalid_model, [&] {
+    interp::InterpretedModel::prepare(over(F), /*delegate=*/true);
+  });
+  for (const std::string part :
+       {kStatic, "node 1 (Not-1) of graph 'g'", "input 0 (X) is tensor(float)"})
+    EXPECT_NE(msg.find(part), std::string::npos) << part << " in: " << msg;
+}
+
 TEST(TypeConstraints, TheFiveOperatorsKeepTheirOwnTypeErrors) {
   auto at = one_node(11, "SequenceAt", {{"s", seq_type(F)}, {"p", tensor_type(F)}},
                      {{"y", tensor_type(F)}});
