@@ -185,10 +185,17 @@ ExportedCase judge_exporter(const Case& c, LoadedCase& lc, bool strict,
     ex.verdicts.fault_node = e.fault_node;
     j.status = status_of(e.kind);
     j.reason = reason_of(e.kind);
-    j.message = where + ": the framework runs the program; " +
-                (static_rejection(e.code) ? "the model is invalid under the spec: "
-                                          : "the spec (reference) rejects its inputs: ") +
-                describe_error(e);
+    // The reference's static type check already words it ("the model is invalid under the
+    // spec, whatever its inputs: node 4 (Identity-13 ...) ..."): its kind and code follow.
+    const std::string invalid = "the model is invalid under the spec";
+    const std::string why = e.message.rfind(invalid, 0) == 0
+                                ? e.message + " (" + std::string(run_error_kind_name(e.kind)) +
+                                      (e.code.empty() ? "" : " " + e.code) + ")"
+                                : (static_rejection(e.code)
+                                       ? invalid + ": "
+                                       : std::string("the spec (reference) rejects its inputs: ")) +
+                                      describe_error(e);
+    j.message = where + ": the framework runs the program; " + why;
   };
   std::unique_ptr<PreparedModel> prepared =
       reference.prepare(c.dir / "model.onnx", lc.model, &prep_error);

@@ -263,6 +263,18 @@ TEST(MixedOps, ABranchNoDataSetTakesIsTypeCheckedAndTheTablesNameTheNodeAtFault)
   EXPECT_EQ(o.exported->fault_node, "node 1 (Identity-13) of graph 'then'");
   EXPECT_EQ(o.exported->end_to_end.status, Status::pass);  // it matches the framework
   EXPECT_TRUE(o.depends_on_departure());
+  // The exporter verdict says once that the model is invalid, and names the node and its type.
+  const std::string& says = o.exported->exporter.message;
+  const std::string invalid =
+      "the model is invalid under the spec, whatever its inputs: node 1 "
+      "(Identity-13) of graph 'then': Identity-13: input 0 (input) is "
+      "seq(tensor(float))";
+  EXPECT_NE(says.find(invalid), std::string::npos) << says;
+  size_t times = 0;
+  for (size_t at = says.find("invalid under the spec"); at != std::string::npos;
+       at = says.find("invalid under the spec", at + 1))
+    ++times;
+  EXPECT_EQ(times, 1u) << says;
   const reports::Report r = reports::make_report({}, {o}, nullptr);
   ASSERT_EQ(r.departures.size(), 1u);
   EXPECT_EQ(r.departures[0].op, "Identity");

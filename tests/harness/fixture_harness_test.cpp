@@ -617,6 +617,24 @@ TEST(CompareExact, TheRuleOfACase) {
   j.comparison = ComparisonRule{};
   EXPECT_TRUE(parse_case_json(case_json_text(j)).comparison->exact);
   EXPECT_THROW(parse_case_json(R"({"comparison": {"kind": "close"}})"), Error);
+  // Per output: the second output compares within the tolerance, the first bit for bit.
+  const CaseJson per = parse_case_json(
+      R"({"comparison": {"kind": "per_output", "outputs": [{"kind": "exact"},
+          {"kind": "tolerance", "rtol": 0.01, "atol": 0.5}]}})");
+  ASSERT_TRUE(per.comparison.has_value());
+  EXPECT_FALSE(per.comparison->exact);  // the loosest of the two
+  EXPECT_TRUE(per.comparison->output(0).exact);
+  EXPECT_EQ(per.comparison->output(1), ComparisonRule::tolerant({0.01, 0.5}));
+  EXPECT_EQ(per.comparison->name(), "per output: exact, tolerance rtol=0.01 atol=0.5");
+  EXPECT_EQ(*parse_case_json(case_json_text(per)).comparison, *per.comparison);
+  const Value copy(f32({1}, {-0.0f}));
+  const Value narrowed(f32({1}, {0.0f}));
+  EXPECT_FALSE(compare_outputs({copy, copy}, {narrowed, copy}, *per.comparison).ok);
+  EXPECT_TRUE(compare_outputs({copy, copy}, {copy, narrowed}, *per.comparison).ok);
+  EXPECT_THROW(
+      parse_case_json(
+          R"({"comparison": {"kind": "per_output", "outputs": [{"kind": "per_output"}]}})"),
+      Error);
 }
 
 }  // namespace
