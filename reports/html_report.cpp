@@ -295,6 +295,28 @@ void attribution_evidence(std::ostringstream& h, const Attribution& a) {
   h << "</ul>";
 }
 
+// The memory errors the runtime's workers made outside any case (id worker-memory-errors):
+// while a worker started and made its runtime, or between cases; nothing when there are none.
+void worker_memory_errors_section(std::ostringstream& h, const RunInfo& i) {
+  if (i.worker_memory_errors.empty()) return;
+  h << "<h2 id=\"worker-memory-errors\">Memory errors outside any case</h2>\n<p>valgrind "
+       "memcheck found these in the runtime's worker processes while no case ran: they are the "
+       "runtime's, not a case's.</p>\n<ul class=\"worker-memory-errors\">";
+  for (const WorkerMemoryError& w : i.worker_memory_errors) {
+    h << "<li data-phase=\"" << e(std::string(worker_phase_name(w.phase))) << "\"><b>"
+      << e(w.error.kind) << "</b> "
+      << (w.phase == WorkerPhase::startup ? "while the worker started" : "between cases") << " ("
+      << w.workers << " worker" << (w.workers == 1 ? "" : "s") << "): " << e(w.error.description);
+    if (!w.error.frames.empty()) {
+      h << "<pre>";
+      for (const auto& f : w.error.frames) h << e(f) << "\n";
+      h << "</pre>";
+    }
+    h << "</li>";
+  }
+  h << "</ul>\n";
+}
+
 // "<runtime> departs from the spec in N ways", then one line per departure (id departures),
 // the spec text, attribution evidence, rerun command and cases folded under it.
 void departures_section(std::ostringstream& h, const Report& r) {
@@ -333,6 +355,10 @@ void departures_section(std::ostringstream& h, const Report& r) {
       h << "<dt>dtypes</dt><dd>" << e(list(d.dtypes)) << "</dd><dt>contexts</dt><dd>"
         << e(list(d.contexts)) << "</dd><dt>smallest case</dt><dd><code class=\"nb\">"
         << e(d.smallest) << "</code><pre>" << e(d.rerun) << "</pre></dd>";
+      if (!d.machinery.empty())
+        h << "<dt>machinery</dt><dd>" << e(d.machinery) << " (" << d.explained_cases
+          << " context case(s) it explains, " << d.case_ids.size() - d.explained_cases
+          << " probe(s))</dd>";
       if (d.attribution) {
         h << "<dt>layer</dt><dd>";
         attribution_evidence(h, *d.attribution);
@@ -475,15 +501,22 @@ std::string report_to_html(const Report& r) {
   if (!i.complete)
     h << "<div class=\"banner warn\" id=\"incomplete\">Interrupted run: only the cases run before "
          "the interruption are reported.</div>\n";
-  if (s.has_unexpected())
+  // A memory error a worker made outside any case fails the run (exit_code) as an unexpected
+  // failure does: the banner says so, and the section below lists them.
+  const size_t worker_errors = i.worker_memory_errors.size();
+  if (s.has_unexpected() || worker_errors)
     h << "<div class=\"banner bad\" id=\"verdict\">" << s.unexpected_failures
       << " unexpected failure(s), " << s.unexpected_passes << " unexpected pass(es)"
       << (s.unexpected_exporter
               ? ", " + num(s.unexpected_exporter) + " unexpected exporter verdict(s)"
               : std::string())
+      << (worker_errors ? ", " + num(static_cast<int>(worker_errors)) +
+                              " memory error(s) of the runtime's workers outside any case"
+                        : std::string())
       << ".</div>\n";
   else
     h << "<div class=\"banner good\" id=\"verdict\">No unexpected outcome.</div>\n";
+  worker_memory_errors_section(h, i);
   departures_section(h, r);
   exported_section(h, r);
 

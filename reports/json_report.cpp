@@ -447,6 +447,7 @@ json departure_to_json(const Departure& d) {
   if (d.attribution) j["attribution"] = attribution_to_json(*d.attribution);
   if (!d.depending_programs.empty()) j["depending_programs"] = d.depending_programs;
   if (!d.ambiguity.empty()) j["ambiguity"] = d.ambiguity;
+  if (!d.fault_op.empty()) j["fault_op"] = d.fault_op;
   if (!d.machinery.empty()) {
     j["machinery"] = d.machinery;
     j["explained_cases"] = d.explained_cases;

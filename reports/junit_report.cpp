@@ -91,6 +91,30 @@ std::string exporter_suite(const Report& r, int* tests, int* failures, int* skip
   return x.str();
 }
 
+// The memory errors the runtime's workers made outside any case, one failing testcase each, as
+// a testsuite of their own (they fail the run: exit_code); empty when there are none.
+std::string workers_suite(const Report& r) {
+  const auto& errors = r.info.worker_memory_errors;
+  if (errors.empty()) return {};
+  std::ostringstream x;
+  x << " <testsuite name=\"seqconf.workers\" tests=\"" << errors.size() << "\" failures=\""
+    << errors.size() << "\" errors=\"0\" skipped=\"0\" time=\"0.000\" timestamp=\""
+    << xml_escape(r.info.start_time) << "\" hostname=\"" << xml_escape(r.info.hostname) << "\">\n";
+  for (size_t k = 0; k < errors.size(); ++k) {
+    const WorkerMemoryError& w = errors[k];
+    std::string frames;
+    for (const auto& f : w.error.frames) frames += f + "\n";
+    x << "  <testcase classname=\"workers\" name=\"" << worker_phase_name(w.phase) << "." << k + 1
+      << "\">\n   <failure type=\"memory_error:" << xml_escape(w.error.kind) << "\" message=\""
+      << xml_escape(
+             (w.phase == WorkerPhase::startup ? "while the worker started (" : "between cases (") +
+             std::to_string(w.workers) + " worker(s)), outside any case: " + w.error.description)
+      << "\">" << xml_escape(frames) << "</failure>\n  </testcase>\n";
+  }
+  x << " </testsuite>\n";
+  return x.str();
+}
+
 }  // namespace
 
 std::string report_to_junit(const Report& r) {
@@ -114,9 +138,11 @@ std::string report_to_junit(const Report& r) {
       exporter_suite(r, &exporter_tests, &exporter_failures, &exporter_skipped);
   std::ostringstream x;
   x << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-  x << "<testsuites name=\"seqconf\" tests=\"" << s.total + exporter_tests << "\" failures=\""
-    << failures + exporter_failures << "\" errors=\"" << errors << "\" skipped=\""
-    << skipped + exporter_skipped << "\" time=\"" << seconds(total_ms) << "\">\n";
+  const int worker_errors = static_cast<int>(r.info.worker_memory_errors.size());
+  x << "<testsuites name=\"seqconf\" tests=\"" << s.total + exporter_tests + worker_errors
+    << "\" failures=\"" << failures + exporter_failures + worker_errors << "\" errors=\"" << errors
+    << "\" skipped=\"" << skipped + exporter_skipped << "\" time=\"" << seconds(total_ms)
+    << "\">\n";
   x << " <testsuite name=\"" << xml_escape(suite) << "\" tests=\"" << s.total << "\" failures=\""
     << failures << "\" errors=\"" << errors << "\" skipped=\"" << skipped << "\" time=\""
     << seconds(total_ms) << "\" timestamp=\"" << xml_escape(r.info.start_time) << "\" hostname=\""
@@ -193,6 +219,7 @@ std::string report_to_junit(const Report& r) {
       << xml_escape(r.info.exporter_expectations_file) << "\"/>\n  </properties>\n";
     x << exporter_cases << " </testsuite>\n";
   }
+  x << workers_suite(r);
   x << "</testsuites>\n";
   return x.str();
 }

@@ -214,9 +214,10 @@ const std::string& departure_op(const Outcome& o) {
 }
 
 // The exporter's departures: exported cases whose exporter verdict is not a pass, by the spec
-// clause their expectations entry names (unlisted ones by "-") and what the model does.
+// clause their expectations entry names (unlisted ones by "-"), what the model does and, where
+// the spec rejects the model through a node, that node's operator (named in the title and what).
 std::vector<Departure> exporter_departures_of(const Report& r) {
-  std::map<std::pair<std::string, std::string>, std::pair<Departure, size_t>> by_key;
+  std::map<std::tuple<std::string, std::string, std::string>, std::pair<Departure, size_t>> by_key;
   for (const auto& c : r.cases) {
     const Outcome& o = c.outcome;
     if (!o.exported || o.exported->exporter.status == Status::pass ||
@@ -226,19 +227,23 @@ std::vector<Departure> exporter_departures_of(const Report& r) {
     const std::string clause = c.exporter_expectation && !c.exporter_expectation->clause.empty()
                                    ? c.exporter_expectation->clause
                                    : std::string("-");
+    // The node at fault, named where it is not the case's own operator.
+    const std::string fault = o.exported->fault_op == o.op ? "" : o.exported->fault_op;
     const std::string what =
         exporter_departure_what(o.exported->exporter.status, o.exported->exporter.reason);
-    auto& [d, listed] = by_key[{clause, what}];
+    auto& [d, listed] = by_key[{clause, what, fault}];
     if (d.case_ids.empty()) {
       const std::string exporter =
           o.exported->producer.empty()
               ? std::string("exporter")
               : o.exported->producer.substr(0, o.exported->producer.find(' '));
-      d.id = slug(exporter + "." + clause + "." + what);
+      d.id = slug(exporter + "." + clause + "." + what + (fault.empty() ? "" : "." + fault));
       d.op = exporter;
+      d.fault_op = fault;
       if (clause != "-") d.clauses = {clause};
       d.what = what;
-      d.title = exporter + ": " + what;
+      d.title =
+          exporter + ": " + what + (fault.empty() ? "" : " (the node at fault: " + fault + ")");
       if (const SpecClause* sc = clause != "-" ? find_spec_clause(clause) : nullptr)
         d.title += " \u2014 " + std::string(sc->sentence);
       d.spec =
@@ -973,13 +978,14 @@ std::string exported_text(const Report& r, size_t max_rows) {
   if (r.exporter_departures.empty()) return out;
   out += "exporter departures (the exported model under the spec against the framework):\n";
   const size_t rows = std::min(max_rows, r.exporter_departures.size());
-  std::snprintf(line, sizeof line, "%6s  %-36s  %-34s  %-6s  %s\n", "models", "what", "clause",
+  std::snprintf(line, sizeof line, "%6s  %-44s  %-34s  %-6s  %s\n", "models", "what", "clause",
                 "listed", "smallest case");
   out += line;
   for (size_t k = 0; k < rows; ++k) {
     const Departure& d = r.exporter_departures[k];
-    std::snprintf(line, sizeof line, "%6zu  %-36s  %-34s  %-6s  %s\n", d.case_ids.size(),
-                  d.what.c_str(), d.clauses.empty() ? "-" : d.clauses.front().c_str(),
+    const std::string what = d.what + (d.fault_op.empty() ? "" : " at " + d.fault_op);
+    std::snprintf(line, sizeof line, "%6zu  %-44s  %-34s  %-6s  %s\n", d.case_ids.size(),
+                  what.c_str(), d.clauses.empty() ? "-" : d.clauses.front().c_str(),
                   d.listed.c_str(), d.smallest.c_str());
     out += line;
   }

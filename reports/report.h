@@ -124,8 +124,12 @@ struct AggregatedFinding {
 struct Departure {
   std::string id;  // stable slug of the key: "<op>.<clauses>.<what>"
   std::string op;
-  std::vector<std::string> clauses;   // the cases' clause ids; empty for backend fixtures, fuzz
-  std::string what;                   // departure_what of the cases' status and reason
+  std::vector<std::string> clauses;  // the cases' clause ids; empty for backend fixtures, fuzz
+  std::string what;                  // departure_what of the cases' status and reason
+  // An exporter departure of models the spec rejects through a node other than the case's own
+  // operator: that node's operator (ExportedVerdicts::fault_op; "Loop" for a Loop-11 carrying a
+  // sequence in a model about SequenceInsert); else empty.
+  std::string fault_op;
   std::string title;                  // "<op>: <what> — <first clause's sentence>"
   std::string spec;                   // the cases' spec sentences (Outcome::spec)
   std::vector<std::string> case_ids;  // sorted

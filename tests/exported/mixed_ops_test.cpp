@@ -278,6 +278,16 @@ TEST(MixedOps, ABranchNoDataSetTakesIsTypeCheckedAndTheTablesNameTheNodeAtFault)
   const reports::Report r = reports::make_report({}, {o}, nullptr);
   ASSERT_EQ(r.departures.size(), 1u);
   EXPECT_EQ(r.departures[0].op, "Identity");
+  // The exporter departure table names it too, and keeps it apart from other invalid models.
+  ASSERT_EQ(r.exporter_departures.size(), 1u);
+  EXPECT_EQ(r.exporter_departures[0].fault_op, "Identity");
+  EXPECT_NE(r.exporter_departures[0].title.find(
+                ": model is invalid under the spec (the node at fault: Identity)"),
+            std::string::npos)
+      << r.exporter_departures[0].title;
+  EXPECT_NE(reports::exported_text(r, 20).find("model is invalid under the spec at Identity"),
+            std::string::npos)
+      << reports::exported_text(r, 20);
   // The JSON report keeps the node at fault.
   const Outcome back = reports::report_from_json(reports::report_to_json(r)).cases.at(0).outcome;
   ASSERT_TRUE(back.exported);

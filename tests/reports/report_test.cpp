@@ -732,6 +732,40 @@ TEST(JunitReport, MapsVerdicts) {
   EXPECT_EQ(x.find('\xff'), std::string::npos);
 }
 
+// A memory error a worker made outside any case fails the run (exit_code): the HTML banner is
+// not green and lists it, and the JUnit report has a failing testcase for it.
+TEST(JunitReport, AWorkersMemoryErrorOutsideAnyCaseFails) {
+  RunInfo i = run_info("onnxruntime", "1.30.0");
+  WorkerMemoryError w;
+  w.phase = WorkerPhase::startup;
+  w.error = {"InvalidRead", "Invalid read of size 8 <here>", {"f (lib.so)", "main (a.c:3)"}};
+  w.workers = 3;
+  i.worker_memory_errors.push_back(w);
+  const Report with = make_report(i, {}, nullptr);
+  EXPECT_EQ(exit_code(with), 1);
+  const std::string x = report_to_junit(with);
+  EXPECT_NE(x.find("<testsuite name=\"seqconf.workers\" tests=\"1\" failures=\"1\""),
+            std::string::npos)
+      << x;
+  EXPECT_NE(x.find("<failure type=\"memory_error:InvalidRead\" message=\"while the worker "
+                   "started (3 worker(s)), outside any case: Invalid read of size 8 &lt;here&gt;"),
+            std::string::npos)
+      << x;
+  EXPECT_NE(x.find("<testsuites name=\"seqconf\" tests=\"1\" failures=\"1\""), std::string::npos);
+  const std::string h = report_to_html(with);
+  EXPECT_NE(h.find("<div class=\"banner bad\" id=\"verdict\">"), std::string::npos);
+  EXPECT_NE(h.find("1 memory error(s) of the runtime's workers outside any case"),
+            std::string::npos);
+  EXPECT_NE(h.find("<li data-phase=\"startup\"><b>InvalidRead</b> while the worker started (3 "
+                   "workers): Invalid read of size 8 &lt;here&gt;<pre>f (lib.so)\nmain (a.c:3)"),
+            std::string::npos)
+      << h;
+  // Without one: a green banner, no workers suite.
+  const Report without = make_report(run_info(), {}, nullptr);
+  EXPECT_EQ(report_to_junit(without).find("seqconf.workers"), std::string::npos);
+  EXPECT_NE(report_to_html(without).find("banner good"), std::string::npos);
+}
+
 TEST(HtmlReport, MatrixCellsDetailsAndEscaping) {
   const auto ex = Expectations::from_json(kExpectations);
   const std::string h = report_to_html(

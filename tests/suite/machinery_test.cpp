@@ -11,6 +11,7 @@
 #include <set>
 #include <string>
 
+#include "reports/html_report.h"
 #include "runtimes/reference_runtime.h"
 #include "runtimes/seeded/seeded.h"
 #include "suite/suite.h"
@@ -90,6 +91,12 @@ TEST(Machinery, ALoopDefectIsOneLoopDeparture) {
   EXPECT_NE(loop->spec.find("1 Loop departure explains " + std::to_string(explained.size())),
             std::string::npos)
       << loop->spec;
+  // The HTML report says what the departure is named for and how many cases it explains.
+  EXPECT_NE(reports::report_to_html(r).find("<dt>machinery</dt><dd>Loop (" +
+                                            std::to_string(loop->explained_cases) +
+                                            " context case(s) it explains, "),
+            std::string::npos);
+  EXPECT_EQ(loop->explained_cases, explained.size());
   std::cout << explained.size() << " loop-context failures in the Loop departure, "
             << unexplained.size() << " without a bare sibling\n";
 }
@@ -149,16 +156,17 @@ TEST(Ambiguity, ADepartureOfAmbiguousCasesSaysSo) {
   const std::string a =
       "a position of shape [1]: the spec says a scalar; lenient accepts it, strict: "
       "position_not_scalar";
-  reports::Report r = reports::make_report(
-      {}, {departing("corpus/SequenceAt/p=1/context=inputs", a),
-           departing("corpus/SequenceAt/p=2/context=inputs", a)},
-      nullptr);
+  reports::Report r = reports::make_report({},
+                                           {departing("corpus/SequenceAt/p=1/context=inputs", a),
+                                            departing("corpus/SequenceAt/p=2/context=inputs", a)},
+                                           nullptr);
   ASSERT_EQ(r.departures.size(), 1u);
   EXPECT_EQ(r.departures.front().ambiguity, a);
   EXPECT_NE(reports::departures_text(r).find("every case is ambiguous under the spec: " + a),
             std::string::npos);
-  r = reports::make_report({}, {departing("corpus/SequenceAt/p=1/context=inputs", a),
-                                departing("corpus/SequenceAt/p=3/context=inputs", "")},
+  r = reports::make_report({},
+                           {departing("corpus/SequenceAt/p=1/context=inputs", a),
+                            departing("corpus/SequenceAt/p=3/context=inputs", "")},
                            nullptr);
   ASSERT_EQ(r.departures.size(), 1u);
   EXPECT_TRUE(r.departures.front().ambiguity.empty());
