@@ -116,8 +116,10 @@ const Value* Scope::find(const std::string& name) const {
 
 namespace {
 
-std::string node_label(const onnx::NodeProto& n, size_t index) {
+// "node 4 (Identity '/Identity')", or with the operator's version "node 4 (Identity-13 ...)".
+std::string node_label(const onnx::NodeProto& n, size_t index, int64_t since = 0) {
   return "node " + std::to_string(index) + " (" + n.op_type() +
+         (since ? "-" + std::to_string(since) : std::string()) +
          (n.name().empty() ? std::string() : " '" + n.name() + "'") + ")";
 }
 
@@ -433,11 +435,8 @@ std::vector<Value> run_on_host(const PreparedNode& pn, const Inputs& in, Context
 namespace {
 // "node 4 (Identity-13 '/Identity') of graph 'torch_jit'": the node at fault in an error.
 std::string fault_label(const PreparedNode& pn, const onnx::GraphProto& graph) {
-  const onnx::NodeProto& n = *pn.node;
-  return "node " + std::to_string(pn.index) + " (" + n.op_type() +
-         (pn.op ? "-" + std::to_string(pn.since) : std::string()) +
-         (n.name().empty() ? std::string() : " '" + n.name() + "'") + ") of graph '" +
-         graph.name() + "'";
+  return node_label(*pn.node, pn.index, pn.op ? pn.since : 0) + " of graph '" + graph.name() +
+         "'";
 }
 
 // Runs one node of a graph: reads its inputs from the scope, checks their types, runs its
