@@ -435,8 +435,7 @@ std::vector<Value> run_on_host(const PreparedNode& pn, const Inputs& in, Context
 namespace {
 // "node 4 (Identity-13 '/Identity') of graph 'torch_jit'": the node at fault in an error.
 std::string fault_label(const PreparedNode& pn, const onnx::GraphProto& graph) {
-  return node_label(*pn.node, pn.index, pn.op ? pn.since : 0) + " of graph '" + graph.name() +
-         "'";
+  return node_label(*pn.node, pn.index, pn.op ? pn.since : 0) + " of graph '" + graph.name() + "'";
 }
 
 // Runs one node of a graph: reads its inputs from the scope, checks their types, runs its
