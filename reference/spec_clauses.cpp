@@ -231,6 +231,12 @@ std::vector<SpecClause> make_table() {
       // expectations/torch-onnx.json). Loop-11's loop-carried values V are tensors only; Loop-13
       // widens V to "All Tensor and Sequence types".
       {"Loop.v_types", {"Loop"}, 11, "All Tensor types"},
+      // Loop-11's body: scan outputs are stacked, so every iteration's must have one shape.
+      {"Loop.scan_output_shapes",
+       {"Loop"},
+       11,
+       "It is an error if the dimensions or data type of these scan_outputs change across loop "
+       "iterations."},
 
       // The graph machinery the contexts stand on (the machinery probes,
       // generators/catalog/machinery.cpp). Loop-13's description, inputs and body attribute.

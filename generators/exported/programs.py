@@ -485,6 +485,21 @@ class ModInLoop(torch.nn.Module):
         return out
 
 
+class SlicesOfLengths(torch.nn.Module):
+    def forward(self, x: Tensor, lengths: Tensor) -> List[Tensor]:
+        out: List[Tensor] = []
+        for i in range(x.size(0)):
+            out.append(x[i, : int(lengths[i])])
+        return out
+
+
+def rows_and_lengths(dtype):
+    """(x, lengths): a [2, 4] x and the length kept of each row, first unequal, then equal."""
+    x = ramp((2, 4), dtype)
+    return [(x, torch.tensor([3, 1], dtype=torch.int64)),
+            (x, torch.tensor([2, 2], dtype=torch.int64))]
+
+
 def matmul_inputs(dtype):
     x = torch.tensor([[0.5, -1.25, 2.0], [1.0, 0.75, -0.5]], dtype=dtype)
     w = torch.tensor([[1.0, -0.5, 0.25], [0.5, 2.0, -1.0], [-0.75, 0.25, 1.5]], dtype=dtype)
@@ -640,6 +655,8 @@ def _catalog():
         WhereTopkInsert, one((2, 4)), ["x"], ["y"])
     add("mod_in_loop", "out.append(x % (i + 2)) in a loop over int64 x (Mod)", ModInLoop,
         one((2, 3)), ["x"], ["out"], dtype=torch.int64)
+    add("slices_of_lengths", "out.append(x[i, :lengths[i]]) in a loop: rows of their own lengths",
+        SlicesOfLengths, rows_and_lengths, ["x", "lengths"], ["out"])
     return p
 
 
