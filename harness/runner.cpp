@@ -8,6 +8,7 @@
 #include "harness/compare.h"
 #include "harness/static_checks.h"
 #include "reference/error.h"
+#include "reference/interpreter/interpreter.h"
 #include "reference/limits.h"
 #include "runtimes/isolated.h"
 #include "runtimes/memcheck.h"
@@ -188,7 +189,7 @@ ExportedCase judge_exporter(const Case& c, LoadedCase& lc, bool strict,
     // The reference's static type check already words it ("the model is invalid under the
     // spec, whatever its inputs: node 4 (Identity-13 ...) ..."): its kind and code follow.
     const std::string invalid = "the model is invalid under the spec";
-    const std::string why = e.message.rfind(invalid, 0) == 0
+    const std::string why = e.message.rfind(interp::kInvalidWhateverInputs, 0) == 0
                                 ? e.message + " (" + std::string(run_error_kind_name(e.kind)) +
                                       (e.code.empty() ? "" : " " + e.code) + ")"
                                 : (static_rejection(e.code)

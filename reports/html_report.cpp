@@ -304,9 +304,8 @@ void worker_memory_errors_section(std::ostringstream& h, const RunInfo& i) {
        "runtime's, not a case's.</p>\n<ul class=\"worker-memory-errors\">";
   for (const WorkerMemoryError& w : i.worker_memory_errors) {
     h << "<li data-phase=\"" << e(std::string(worker_phase_name(w.phase))) << "\"><b>"
-      << e(w.error.kind) << "</b> "
-      << (w.phase == WorkerPhase::startup ? "while the worker started" : "between cases") << " ("
-      << w.workers << " worker" << (w.workers == 1 ? "" : "s") << "): " << e(w.error.description);
+      << e(w.error.kind) << "</b> " << worker_phase_text(w.phase) << " (" << w.workers << " worker"
+      << (w.workers == 1 ? "" : "s") << "): " << e(w.error.description);
     if (!w.error.frames.empty()) {
       h << "<pre>";
       for (const auto& f : w.error.frames) h << e(f) << "\n";

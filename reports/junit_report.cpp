@@ -106,9 +106,8 @@ std::string workers_suite(const Report& r) {
     for (const auto& f : w.error.frames) frames += f + "\n";
     x << "  <testcase classname=\"workers\" name=\"" << worker_phase_name(w.phase) << "." << k + 1
       << "\">\n   <failure type=\"memory_error:" << xml_escape(w.error.kind) << "\" message=\""
-      << xml_escape(
-             (w.phase == WorkerPhase::startup ? "while the worker started (" : "between cases (") +
-             std::to_string(w.workers) + " worker(s)), outside any case: " + w.error.description)
+      << xml_escape(std::string(worker_phase_text(w.phase)) + " (" + std::to_string(w.workers) +
+                    " worker(s)), outside any case: " + w.error.description)
       << "\">" << xml_escape(frames) << "</failure>\n  </testcase>\n";
   }
   x << " </testsuite>\n";

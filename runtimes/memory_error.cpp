@@ -13,6 +13,10 @@ std::string_view worker_phase_name(WorkerPhase phase) {
   return "startup";
 }
 
+std::string_view worker_phase_text(WorkerPhase phase) {
+  return phase == WorkerPhase::between_cases ? "between cases" : "while the worker started";
+}
+
 void add_worker_memory_error(std::vector<WorkerMemoryError>& into, const WorkerMemoryError& e) {
   for (WorkerMemoryError& known : into)
     if (known.phase == e.phase && known.error == e.error) {

@@ -28,6 +28,8 @@ enum class WorkerPhase {
 };
 // "startup" | "between_cases", as in reports.
 std::string_view worker_phase_name(WorkerPhase phase);
+// "while the worker started" | "between cases": the phase in a sentence (HTML, JUnit).
+std::string_view worker_phase_text(WorkerPhase phase);
 
 // An error a worker made outside any case: the worker's, never a case's. A worker that is
 // started again (after a case with an error, a crash or a timeout) makes its start-up errors

@@ -723,10 +723,9 @@ std::vector<TypeOf> graph_types(const PreparedGraph& g, const std::vector<TypeOf
       if (e.code() == ErrorCode::invalid_model) {
         const std::string what = e.what();
         // A subgraph's violation is already named by its own node.
-        if (what.rfind("the model is invalid under the spec", 0) == 0) throw;
-        throw Error(ErrorCode::invalid_model,
-                    "the model is invalid under the spec, whatever its inputs: " +
-                        fault_label(pn, graph) + ": " + what)
+        if (what.rfind(kInvalidWhateverInputs, 0) == 0) throw;
+        throw Error(ErrorCode::invalid_model, std::string(kInvalidWhateverInputs) + ": " +
+                                                  fault_label(pn, graph) + ": " + what)
             .at_node(n.op_type(), fault_label(pn, graph));
       }
       // Anything but a type violation (a type the table cannot name) leaves the outputs unknown.

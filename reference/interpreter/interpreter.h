@@ -24,6 +24,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -68,6 +69,11 @@ struct HostKernel {
 // Operators whose outputs are random draws: the spec determines no outputs for them, so a model
 // that runs one is not judged, whoever could run it. Dropout draws only in training mode.
 bool is_random_operator(const std::string& op_type);
+
+// How the static type check (InterpretedModel::prepare) begins its message: the model is invalid
+// on every data set. Readers of the message (the exporter verdict) test for it.
+inline constexpr std::string_view kInvalidWhateverInputs =
+    "the model is invalid under the spec, whatever its inputs";
 
 // Highest opset of the default domain the reference knows.
 inline constexpr int64_t kMaxOpset = 24;
