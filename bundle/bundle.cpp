@@ -110,7 +110,7 @@ std::vector<Bundled> write_bundles(const BundleOptions& o, std::ostream& log) {
       continue;
     }
     b.case_id = chosen->id;
-    const std::vector<Expected> expected = expectations_of(*chosen, lc, s.strict);
+    const std::vector<Expected> expected = expectations_of(*chosen, lc, s.meaning);
 
     // The runtime again: the first data set on which it departs.
     // What memcheck reported of the case in the report's run, if it ran under it.
@@ -123,7 +123,14 @@ std::vector<Bundled> write_bundles(const BundleOptions& o, std::ostream& log) {
     b.note = again.note;
     b.declined = again.declined;
     memory_error = again.memory_error;
-    const size_t pick = again.pick;
+    // The data set it departed on again, or else the first the spec's meaning was found for.
+    size_t pick = again.pick;
+    if (!again.reproduced && expected.at(pick).not_judged)
+      for (size_t k = 0; k < expected.size(); ++k)
+        if (!expected[k].not_judged) {
+          pick = k;
+          break;
+        }
     const auto& results = again.results;
     std::string what_it_did = again.what_it_did;
     if (what_it_did.empty()) {
@@ -131,6 +138,15 @@ std::vector<Bundled> write_bundles(const BundleOptions& o, std::ostream& log) {
       what_it_did = it != s.message.end() && !it->second.empty() ? it->second : d.what;
     }
 
+    // No folder holds a case without the spec's meaning: it would tell the runtime's team to do
+    // what the reference could not work out.
+    if (expected.at(pick).not_judged) {
+      b.note = "not bundled: the spec's meaning of " + chosen->id + " " +
+               lc.data_sets.at(pick).name + " was not found: " + expected.at(pick).why;
+      log << "skipped " << d.id << ": " << b.note << "\n";
+      result.push_back(b);
+      continue;
+    }
     fs::remove_all(b.folder, ec);
     fs::create_directories(b.folder / "test_data_set_0", ec);
     fs::create_directories(b.folder / "actual", ec);

@@ -48,9 +48,9 @@ std::optional<Control> choose_control(const Source& s,
       for (const auto& ds : k.lc.data_sets)
         for (const auto& v : ds.inputs) utf8 = utf8 && strings_are_utf8(v);
       if (!utf8) continue;
-      const std::vector<Expected> expected = expectations_of(*k.c, k.lc, s.strict);
+      const std::vector<Expected> expected = expectations_of(*k.c, k.lc, s.meaning);
       const auto ok = std::find_if(expected.begin(), expected.end(),
-                                   [](const Expected& e) { return !e.rejected; });
+                                   [](const Expected& e) { return !e.rejected && !e.not_judged; });
       if (ok == expected.end()) continue;
       k.data_set = static_cast<size_t>(ok - expected.begin());
       k.expected = *ok;

@@ -1,51 +1,21 @@
 #include "bundle/expected.h"
 
-#include "runtimes/reference_runtime.h"
-
 namespace seqconf::bundle {
 
-std::vector<Expected> expectations_of(const Case& c, const LoadedCase& lc, bool strict) {
+std::vector<Expected> expectations_of(const Case& c, const LoadedCase& lc,
+                                      const OracleOptions& options) {
   std::vector<Expected> out;
-  if (c.exported()) {
-    // An exported model's outputs are the framework's; the spec's are the reference's.
-    ReferenceRuntime reference(strict ? Policy::strict : Policy::lenient);
-    RunError error;
-    auto prepared = reference.prepare(c.dir / "model.onnx", lc.model, &error);
-    for (const DataSet& ds : lc.data_sets) {
-      Expected e;
-      if (!prepared) {
-        e.rejected = true;
-        e.at_load = true;
-        e.why = error.code.empty() ? error.message : error.code;
-      } else {
-        RunResult r = prepared->run(ds.inputs);
-        if (r.ok) {
-          e.outputs = std::move(r.outputs);
-        } else {
-          e.rejected = true;
-          e.why = r.error.code.empty() ? r.error.message : r.error.code;
-        }
-      }
-      out.push_back(std::move(e));
-    }
-    return out;
-  }
-  const auto code = c.expected_error_for(strict);
-  // Whether the model itself is what the spec rejects: the reference refuses to prepare it.
-  bool at_load = false;
-  if (code) {
-    ReferenceRuntime reference(strict ? Policy::strict : Policy::lenient);
-    RunError error;
-    at_load = !reference.prepare(c.dir / "model.onnx", lc.model, &error);
-  }
-  for (const DataSet& ds : lc.data_sets) {
+  for (Meaning& m : spec_meaning(c, lc, options).data_sets) {
     Expected e;
-    if (code) {
+    if (!m.judged()) {
+      e.not_judged = true;
+      e.why = m.message;
+    } else if (m.rejected()) {
       e.rejected = true;
-      e.at_load = at_load;
-      e.why = *code;
+      e.at_load = m.static_rejection;
+      e.why = m.code.empty() ? m.message : m.code;
     } else {
-      e.outputs = ds.outputs;
+      e.outputs = std::move(m.outputs);
     }
     out.push_back(std::move(e));
   }
@@ -58,6 +28,7 @@ std::string error_text(const RunError& e) {
 
 std::optional<std::string> departs(const Expected& e, const RunResult& r,
                                    const ComparisonRule& rule) {
+  if (e.not_judged) return std::nullopt;
   if (e.rejected) {
     if (r.ok) return "accepted: it ran and gave " + summarize_values(r.outputs);
     // A must-reject case is rejected with an error, never by a crash or a hang.

@@ -5,6 +5,7 @@
 
 #include "reference/error.h"
 #include "reports/json_report.h"
+#include "runtimes/host.h"
 
 namespace seqconf::bundle {
 
@@ -85,6 +86,13 @@ Source read_source(const BundleOptions& o) {
     s.selection.backend_models = BackendModels::implemented;
   if (const auto it = info.options.find("strict"); it != info.options.end() && it->is_boolean())
     s.strict = it->get<bool>();
+  if (const auto it = info.options.find("no_host");
+      it != info.options.end() && it->is_boolean() && it->get<bool>())
+    s.host = std::nullopt;
+  else
+    s.host = opt("host");
+  s.meaning.policy = s.strict ? Policy::strict : Policy::lenient;
+  if (s.host) s.meaning.host = make_lazy_host(*s.host);
   s.departures = s.report.departures;
   for (const auto& c : s.report.cases) {
     s.message[c.outcome.case_id] = c.outcome.message;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -10,6 +11,7 @@
 
 #include "bundle/bundle.h"
 #include "cases/case.h"
+#include "harness/oracle.h"
 #include "reports/report.h"
 
 namespace seqconf::bundle {
@@ -25,6 +27,12 @@ struct Source {
   std::map<std::string, const reports::CaseRecord*> record;
   CaseSelection selection;
   bool strict = false;
+  // The host of the report's run for the operators the reference lacks (--host; "" for ONNX
+  // Runtime's default library); none: the run had --no-host.
+  std::optional<std::string> host = std::string();
+  // The oracle's options of the report's run (its policy and its host, opened when a node is
+  // first delegated): what each case must give is worked out as the run worked it out.
+  OracleOptions meaning;
   std::string oracle;      // a fuzz report: what gave the expected values
   reports::Report report;  // a conformance report (kept for the records above)
 };

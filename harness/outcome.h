@@ -197,6 +197,10 @@ struct Outcome {
   // host's name and version. Empty when nothing was delegated.
   std::map<std::string, size_t> delegated;
   std::string host;
+  // An exported case: its data sets, and how many of them the spec's meaning was found for
+  // (harness/oracle.h); the others are not judged, and the case is not_judged when none was.
+  size_t data_sets = 0;
+  size_t data_sets_judged = 0;
   // The runtime matches the framework only because it departs from the spec.
   bool depends_on_departure() const {
     return exported && status != Status::pass && status != Status::skipped &&

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "harness/compare.h"
+#include "harness/oracle.h"
 #include "harness/static_checks.h"
 #include "reference/error.h"
 #include "reference/interpreter/interpreter.h"
@@ -106,38 +107,19 @@ void rejected(Outcome& o, const RunError& e, const std::optional<std::string>& e
   o.status = Status::pass;
 }
 
-// An exported case (Case::exported): the spec's meaning of its model is the reference's, under
-// the run's policy. That meaning replaces the framework's outputs as what the runtime is held to;
-// the framework's outputs judge the exporter (here) and the end-to-end result (run_case).
+// An exported case (Case::exported): the spec's meaning of its model is the oracle's
+// (harness/oracle.h), under the run's policy and host. That meaning replaces the framework's
+// outputs as what the runtime is held to; the framework's outputs judge the exporter (here) and
+// the end-to-end result (run_case).
 struct ExportedCase {
   ExportedVerdicts verdicts;
-  // Per data set: the reference's rejection (its error code), else nullopt and its outputs in
-  // the LoadedCase; and the rejection's words.
-  std::vector<std::optional<std::string>> spec_error;
-  std::vector<std::string> spec_message;
+  CaseMeaning meaning;
   std::vector<std::vector<Value>> framework_outputs;
-  // What kept the reference from giving the model's meaning (an operator it lacks with no host, a
-  // limit, a random draw, a host that failed): the case is then not judged, on every data set.
+  // No data set could be judged (an operator the reference lacks with no host, a limit, a random
+  // draw, a host that failed): the case is not judged. A data set that could not be judged beside
+  // one that could leaves the case judged on the others.
   std::optional<Judgement> not_judged;
-  // The nodes the reference ran on its host, over every data set.
-  std::map<std::string, size_t> delegated;
 };
-
-// Whether a rejection by the reference is a gap of the reference rather than the spec's verdict
-// on the model or its inputs.
-std::optional<Reason> gap_of(const RunError& e) {
-  if (e.code.empty()) return Reason::internal;  // an exception, not a verdict
-  if (e.code == "not_supported" || e.code == "unsupported_type")
-    return Reason::reference_not_supported;
-  if (e.code == "limit_exceeded") return Reason::reference_limit;
-  if (e.code == "nondeterministic") return Reason::nondeterministic;
-  if (e.code == "host_rejected") return Reason::host_rejected;
-  return std::nullopt;
-}
-
-// Static errors: the model breaks the spec whatever its inputs (a node's type constraint, the
-// graph's structure), so a model rejected so on one data set is invalid on every one.
-bool static_rejection(const std::string& code) { return code == "invalid_model"; }
 
 std::string producer_text(const nlohmann::json& p) {
   if (!p.is_object() || !p.contains("exporter")) return {};
@@ -147,8 +129,7 @@ std::string producer_text(const nlohmann::json& p) {
   return s;
 }
 
-ExportedCase judge_exporter(const Case& c, LoadedCase& lc, bool strict,
-                            const std::shared_ptr<const interp::HostKernel>& host) {
+ExportedCase judge_exporter(const Case& c, LoadedCase& lc, const OracleOptions& oracle) {
   ExportedCase ex;
   ex.verdicts.producer = producer_text(c.producer);
   // Without a case.json the model names its producer (torch.onnx writes "pytorch" and the torch
@@ -165,76 +146,64 @@ ExportedCase judge_exporter(const Case& c, LoadedCase& lc, bool strict,
                         : folder.rfind("opset=", 0) == 0 ? c.dir.parent_path().filename().string()
                                                          : folder;
   ex.verdicts.exporter.status = Status::pass;
-  ReferenceRuntime reference(strict ? Policy::strict : Policy::lenient, nullptr, host);
-  RunError prep_error;
-  // The first rejection: a gap of the reference, or the spec rejecting the model or its inputs.
-  auto spec_rejects = [&](const std::string& where, const RunError& e) {
-    ex.spec_error.push_back(e.code);
-    ex.spec_message.push_back(e.message);
-    if (const std::optional<Reason> gap = gap_of(e)) {
-      if (!ex.not_judged)
-        ex.not_judged = Judgement{Status::not_judged, *gap,
-                                  where +
-                                      ": not judged: the reference cannot give the model's "
-                                      "meaning under the spec: " +
-                                      describe_error(e)};
-      return;
-    }
-    Judgement& j = ex.verdicts.exporter;
-    if (j.status != Status::pass) return;
-    ex.verdicts.fault_op = e.fault_op;
-    ex.verdicts.fault_node = e.fault_node;
-    j.status = status_of(e.kind);
-    j.reason = reason_of(e.kind);
-    // The reference's static type check already words it ("the model is invalid under the
-    // spec, whatever its inputs: node 4 (Identity-13 ...) ..."): its kind and code follow.
-    const std::string invalid = "the model is invalid under the spec";
-    const std::string why = e.message.rfind(interp::kInvalidWhateverInputs, 0) == 0
-                                ? e.message + " (" + std::string(run_error_kind_name(e.kind)) +
-                                      (e.code.empty() ? "" : " " + e.code) + ")"
-                                : (static_rejection(e.code)
-                                       ? invalid + ": "
-                                       : std::string("the spec (reference) rejects its inputs: ")) +
-                                      describe_error(e);
-    j.message = where + ": the framework runs the program; " + why;
-  };
-  std::unique_ptr<PreparedModel> prepared =
-      reference.prepare(c.dir / "model.onnx", lc.model, &prep_error);
-  for (DataSet& ds : lc.data_sets) {
+  ex.meaning = spec_meaning(c, lc, oracle);
+  for (size_t k = 0; k < lc.data_sets.size(); ++k) {
+    DataSet& ds = lc.data_sets[k];
     ex.framework_outputs.push_back(std::move(ds.outputs));
     ds.outputs.clear();
-    if (!prepared) {
-      spec_rejects("model.onnx", prep_error);
+    const Meaning& m = ex.meaning.data_sets[k];
+    Judgement& j = ex.verdicts.exporter;
+    if (!m.judged()) continue;
+    if (m.rejected()) {
+      // The spec rejects the model or its inputs; the framework ran the program.
+      if (j.status != Status::pass) continue;
+      const RunError& e = m.error;
+      const std::string where = m.at_prepare ? std::string("model.onnx") : ds.name;
+      ex.verdicts.fault_op = e.fault_op;
+      ex.verdicts.fault_node = e.fault_node;
+      j.status = status_of(e.kind);
+      j.reason = reason_of(e.kind);
+      // The reference's static type check already words it ("the model is invalid under the
+      // spec, whatever its inputs: node 4 (Identity-13 ...) ..."): its kind and code follow.
+      const std::string invalid = "the model is invalid under the spec";
+      const std::string why = e.message.rfind(interp::kInvalidWhateverInputs, 0) == 0
+                                  ? e.message + " (" + std::string(run_error_kind_name(e.kind)) +
+                                        (e.code.empty() ? "" : " " + e.code) + ")"
+                              : m.static_rejection
+                                  ? invalid + ": " + describe_error(e)
+                                  : "the spec (reference) rejects its inputs: " + describe_error(e);
+      j.message = where + ": the framework runs the program; " + why;
       continue;
     }
-    RunResult r = prepared->run(ds.inputs);
-    for (const auto& [op, n] : r.delegated) ex.delegated[op] += n;
-    if (!r.ok) {
-      spec_rejects(ds.name, r.error);
-      continue;
-    }
-    ex.spec_error.push_back(std::nullopt);
-    ex.spec_message.emplace_back();
-    ds.outputs = std::move(r.outputs);
+    ds.outputs = m.outputs;
     const Comparison cmp = compare_outputs(ex.framework_outputs.back(), ds.outputs, c.comparison);
-    if (!cmp.ok && ex.verdicts.exporter.status == Status::pass)
-      ex.verdicts.exporter = {Status::fail, cmp.reason,
-                              ds.name +
-                                  ": the spec's meaning of the model (reference) against the "
-                                  "framework: " +
-                                  cmp.message};
+    if (!cmp.ok && j.status == Status::pass)
+      j = {Status::fail, cmp.reason,
+           ds.name + ": the spec's meaning of the model (reference) against the framework: " +
+               cmp.message};
   }
-  // Typing is static: a model invalid on one data set is invalid on all of them.
-  for (size_t k = 0; k < ex.spec_error.size(); ++k)
-    if (ex.spec_error[k] && static_rejection(*ex.spec_error[k])) {
-      const std::string code = *ex.spec_error[k], message = ex.spec_message[k];
-      for (size_t m = 0; m < ex.spec_error.size(); ++m) {
-        ex.spec_error[m] = code;
-        ex.spec_message[m] = message;
-      }
-      break;
-    }
-  if (ex.not_judged) ex.verdicts.exporter = *ex.not_judged;
+  // The model declares for an output a type or shape the framework does not give: the exporter
+  // wrote a model that does not describe the program (when nothing above departs already).
+  for (const DataSet& ds : lc.data_sets) {
+    Judgement& j = ex.verdicts.exporter;
+    if (ds.undeclared_outputs.empty() || j.status != Status::pass) continue;
+    const DataSet::Undeclared& first = ds.undeclared_outputs.front();
+    j = {Status::fail, first.element_type ? Reason::dtype_mismatch : Reason::shape_mismatch,
+         ds.name + ": the framework's output departs from the model's declaration: " + first.text};
+  }
+  if (ex.meaning.judged() == 0) {
+    const Meaning& gap = *ex.meaning.first_gap();
+    const std::string where =
+        gap.at_prepare ? std::string("model.onnx")
+                       : lc.data_sets[static_cast<size_t>(&gap - ex.meaning.data_sets.data())].name;
+    ex.not_judged = Judgement{Status::not_judged, gap.gap,
+                              where +
+                                  ": not judged: the reference cannot give the model's meaning "
+                                  "under the spec: " +
+                                  describe_error(gap.error)};
+    // A declaration the framework's outputs depart from needs no meaning under the spec.
+    if (ex.verdicts.exporter.status == Status::pass) ex.verdicts.exporter = *ex.not_judged;
+  }
   return ex;
 }
 
@@ -287,6 +256,14 @@ Outcome run_case(const Case& c, Runtime& runtime, const RunOptions& options,
   std::optional<CaseStaticChecks> checks;
   std::optional<ExportedCase> ex;
   auto finish = [&]() -> Outcome {
+    // A data set the spec's meaning was not found for is not judged; when none was, the case is
+    // not judged, whatever the runtime did, but a crash or a hang stays one, and a memory error
+    // the runtime made wins (below).
+    if (ex && ex->not_judged && o.status != Status::crash && o.status != Status::timeout) {
+      o.status = Status::not_judged;
+      o.reason = ex->not_judged->reason;
+      o.message = ex->not_judged->message;
+    }
     if (std::optional<MemoryError> m = take_memory_error(runtime)) note_memory_error(o, *m);
     o.kept_model = runtime.kept_model(c.dir / "model.onnx", o.status != Status::pass);
     if (checks) {
@@ -297,14 +274,10 @@ Outcome run_case(const Case& c, Runtime& runtime, const RunOptions& options,
       if (ex->verdicts.end_to_end.status == Status::skipped && o.status != Status::skipped &&
           o.reason != Reason::load_error)
         ex->verdicts.end_to_end.status = Status::pass;
-      // Not judged against the spec, whatever the runtime did; a crash or a hang stays one.
-      if (ex->not_judged && o.status != Status::crash && o.status != Status::timeout) {
-        o.status = Status::not_judged;
-        o.reason = ex->not_judged->reason;
-        o.message = ex->not_judged->message;
-      }
-      for (const auto& [op, n] : ex->delegated) o.delegated[op] += n;
-      if (!o.delegated.empty() && options.host) o.host = options.host->name;
+      for (const auto& [op, n] : ex->meaning.delegated) o.delegated[op] += n;
+      if (!ex->meaning.host.empty()) o.host = ex->meaning.host;
+      o.data_sets = ex->meaning.data_sets.size();
+      o.data_sets_judged = ex->meaning.judged();
       ex->verdicts.end_to_end_layer =
           end_to_end_layer(o.status, ex->verdicts.exporter, ex->verdicts.end_to_end);
       o.exported = std::move(ex->verdicts);
@@ -331,14 +304,22 @@ Outcome run_case(const Case& c, Runtime& runtime, const RunOptions& options,
         o.exported = ExportedVerdicts{};
         return finish();
       }
-    ex = judge_exporter(c, lc, options.strict, options.host);
-    // The model is must-reject under the spec when the reference rejects every data set.
-    if (!ex->not_judged && std::all_of(ex->spec_error.begin(), ex->spec_error.end(),
-                                       [](const auto& e) { return e.has_value(); }))
-      expected_code = ex->spec_error.front();
+    ex = judge_exporter(c, lc, {options.strict ? Policy::strict : Policy::lenient, options.host});
+    // The model is must-reject under the spec when the spec rejects every data set it judges.
+    if (ex->meaning.must_reject())
+      for (const Meaning& m : ex->meaning.data_sets)
+        if (m.rejected()) {
+          expected_code = m.code;
+          break;
+        }
   }
-  // What data set k must give: the case's expectation, or for an exported case the spec's.
-  const auto expected_code_of = [&](size_t k) { return ex ? ex->spec_error[k] : expected_code; };
+  // What data set k must give: the case's expectation, or for an exported case the spec's (a
+  // data set the spec's meaning was not found for has none: nothing is held against the runtime).
+  const auto expected_code_of = [&](size_t k) -> std::optional<std::string> {
+    if (!ex) return expected_code;
+    const Meaning& m = ex->meaning.data_sets[k];
+    return m.rejected() ? std::optional<std::string>(m.code) : std::nullopt;
+  };
   if (options.static_checks) checks.emplace(lc, expected_code.has_value(), sandbox);
   o.expected =
       expected_code ? "error " + *expected_code : summarize_values(lc.data_sets.front().outputs);
@@ -382,11 +363,8 @@ Outcome run_case(const Case& c, Runtime& runtime, const RunOptions& options,
     for (auto& a : r.ambiguities)
       if (std::find(o.ambiguities.begin(), o.ambiguities.end(), a) == o.ambiguities.end())
         o.ambiguities.push_back(a);
-    if (!r.delegated.empty()) {
-      for (const auto& [op, n] : r.delegated) o.delegated[op] += n;
-      if (const auto* ref = dynamic_cast<const ReferenceRuntime*>(&runtime); ref && ref->host())
-        o.host = ref->host()->name;
-    }
+    for (const auto& [op, n] : r.delegated) o.delegated[op] += n;
+    if (!r.host.empty()) o.host = r.host;
     if (ex && ex->verdicts.end_to_end.status == Status::skipped) {
       if (!r.ok) {
         ex->verdicts.end_to_end = rejected_end_to_end(ds.name, r.error);
@@ -402,6 +380,9 @@ Outcome run_case(const Case& c, Runtime& runtime, const RunOptions& options,
       if (died) break;
       continue;
     }
+    // No meaning under the spec to hold the runtime to on this data set; a crash or a hang is
+    // one all the same.
+    if (ex && !ex->meaning.data_sets[k].judged() && !died) continue;
     if (!r.ok) {
       rejected(o, r.error, code);
       if (o.status != Status::pass) {
@@ -412,13 +393,12 @@ Outcome run_case(const Case& c, Runtime& runtime, const RunOptions& options,
       continue;
     }
     o.actual = summarize_values(r.outputs);
-    if (ex && ex->not_judged) continue;  // no meaning under the spec to hold the runtime to
     if (code) {
       o.status = Status::fail;
       o.reason = Reason::accepted_invalid;
-      o.message = ex && static_rejection(*code)
+      o.message = ex && ex->meaning.data_sets[k].static_rejection
                       ? ds.name + ": ran a model that is invalid under the spec (" +
-                            ex->spec_message[k] + "); gave " + o.actual
+                            ex->meaning.data_sets[k].message + "); gave " + o.actual
                       : ds.name + ": accepted an input that must be rejected with " + *code +
                             "; gave " + o.actual;
       decided = true;

@@ -104,6 +104,8 @@ json case_to_json(const CaseRecord& c) {
   if (c.expectation) j["expectation"] = expectation_to_json(*c.expectation);
   if (!c.expectation_mismatch.empty()) j["expectation_mismatch"] = c.expectation_mismatch;
   if (!o.delegated.empty()) j["delegated"] = {{"host", o.host}, {"ops", o.delegated}};
+  if (o.data_sets_judged < o.data_sets)
+    j["data_sets"] = {{"total", o.data_sets}, {"judged", o.data_sets_judged}};
   if (o.exported) {
     j["exported"] = {{"producer", o.exported->producer},
                      {"program", o.exported->program},
@@ -370,6 +372,10 @@ CaseRecord case_from_json(const json& j, size_t index) {
     if (const auto ops = it->find("ops"); ops != it->end() && ops->is_object())
       for (const auto& [op, n] : ops->items())
         if (n.is_number_unsigned()) o.delegated[op] = n.get<size_t>();
+  }
+  if (const auto it = j.find("data_sets"); it != j.end() && it->is_object()) {
+    o.data_sets = it->value("total", size_t{0});
+    o.data_sets_judged = it->value("judged", size_t{0});
   }
   if (const auto it = j.find("expectation"); it != j.end() && !it->is_null())
     c.expectation = expectation_from_json(*it, where + ".expectation");

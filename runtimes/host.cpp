@@ -6,7 +6,9 @@
 #include <unordered_map>
 
 #include "reference/error.h"
+#include "reference/interpreter/schema_types.h"
 #include "reference/proto.h"
+#include "runtimes/isolated.h"
 #include "runtimes/onnxruntime.h"
 #include "runtimes/registry.h"
 
@@ -14,11 +16,52 @@ namespace seqconf {
 
 namespace {
 
-// The model of one node: its inputs typed and shaped as the values given, its outputs untyped
-// (the host infers them), under the model's opset imports.
+// The type ONNX's schema fixes for an output (its element type; the shape is the host's), as a
+// graph output declares it.
+onnx::TypeProto declared_type(const Value& t) {
+  onnx::TypeProto p;
+  if (t.is_tensor())
+    p.mutable_tensor_type()->set_elem_type(static_cast<int32_t>(t.tensor().dtype()));
+  else if (t.is_sequence())
+    p.mutable_sequence_type()->mutable_elem_type()->mutable_tensor_type()->set_elem_type(
+        static_cast<int32_t>(t.sequence().elem_type()));
+  return p;
+}
+
+std::string type_text(const Value& t) {
+  if (t.is_tensor()) return "tensor(" + std::string(dtype_name(t.tensor().dtype())) + ")";
+  if (t.is_sequence())
+    return "seq(tensor(" + std::string(dtype_name(t.sequence().elem_type())) + "))";
+  return "optional";
+}
+
+// The output types ONNX's schema of the node fixes for these inputs (interp::schema_types):
+// nullopt where it fixes none, or where the linked ONNX library has no schema for the node.
+std::vector<std::optional<Value>> schema_output_types(
+    const onnx::NodeProto& node, const std::map<std::string, int64_t>& opsets,
+    const std::vector<std::optional<Value>>& inputs) {
+  std::vector<std::optional<Value>> none(static_cast<size_t>(node.output_size()));
+  const auto opset = opsets.find(node.domain() == "ai.onnx" ? "" : node.domain());
+  if (!node.domain().empty() && node.domain() != "ai.onnx") return none;
+  if (opset == opsets.end()) return none;
+  try {
+    if (auto types = interp::schema_types(node, opset->second, inputs)) {
+      types->resize(none.size());
+      return *types;
+    }
+  } catch (const Error&) {
+    // The static pass has checked the node already; a type it cannot bind fixes nothing here.
+  }
+  return none;
+}
+
+// The model of one node: its inputs typed and shaped as the values given, its outputs typed where
+// ONNX's schema of the operator fixes their types (a host that reads declared outputs, as ONNX's
+// Python backends do, needs them) and otherwise left to the host, under the model's opset imports.
 onnx::ModelProto node_model(const onnx::NodeProto& node,
                             const std::map<std::string, int64_t>& opsets,
                             const std::vector<std::optional<Value>>& inputs,
+                            const std::vector<std::optional<Value>>& output_types,
                             std::vector<Value>* graph_inputs) {
   onnx::ModelProto m;
   int64_t default_opset = 0;
@@ -44,8 +87,13 @@ onnx::ModelProto node_model(const onnx::NodeProto& node,
     *vi->mutable_type() = type_of(*v);
     graph_inputs->push_back(*v);
   }
-  for (const auto& out : node.output())
-    if (!out.empty()) g->add_output()->set_name(out);
+  for (int j = 0; j < node.output_size(); ++j) {
+    if (node.output(j).empty()) continue;
+    auto* out = g->add_output();
+    out->set_name(node.output(j));
+    if (const auto& t = output_types[static_cast<size_t>(j)])
+      *out->mutable_type() = declared_type(*t);
+  }
   return m;
 }
 
@@ -56,7 +104,8 @@ class Host {
   std::vector<Value> run(const onnx::NodeProto& node, const std::map<std::string, int64_t>& opsets,
                          const std::vector<std::optional<Value>>& inputs) {
     std::vector<Value> values;
-    const onnx::ModelProto model = node_model(node, opsets, inputs, &values);
+    const std::vector<std::optional<Value>> types = schema_output_types(node, opsets, inputs);
+    const onnx::ModelProto model = node_model(node, opsets, inputs, types, &values);
     std::string key;
     model.SerializeToString(&key);
     const std::string label =
@@ -80,6 +129,23 @@ class Host {
     if (!r.ok)
       throw Error(ErrorCode::host_rejected,
                   label + ": the host " + name() + " failed on the node: " + r.error.message);
+    // The host's answer is checked as any runtime's: an output of another type than ONNX's
+    // schema fixes is the host's fault, never the spec's meaning.
+    size_t k = 0;
+    for (int j = 0; j < node.output_size(); ++j) {
+      if (node.output(j).empty()) continue;
+      if (k >= r.outputs.size())
+        throw Error(ErrorCode::host_rejected,
+                    label + ": the host " + name() + " gave " + std::to_string(r.outputs.size()) +
+                        " outputs for the node's " + std::to_string(node.output_size()));
+      const auto& want = types[static_cast<size_t>(j)];
+      if (want && type_text(*want) != type_text(r.outputs[k]))
+        throw Error(ErrorCode::host_rejected,
+                    label + ": the host " + name() + " gave output " + std::to_string(j) + " as " +
+                        type_text(r.outputs[k]) + ", where ONNX's schema of " + node.op_type() +
+                        " fixes " + type_text(*want));
+      ++k;
+    }
     return std::move(r.outputs);
   }
 
@@ -96,10 +162,12 @@ class Host {
 
 }  // namespace
 
-std::shared_ptr<const interp::HostKernel> make_host_kernel(std::shared_ptr<Runtime> runtime) {
+std::shared_ptr<const interp::HostKernel> make_host_kernel(std::shared_ptr<Runtime> runtime,
+                                                           std::optional<std::string> spec) {
   auto host = std::make_shared<Host>(std::move(runtime));
   auto kernel = std::make_shared<interp::HostKernel>();
   kernel->name = host->name();
+  kernel->spec = std::move(spec);
   kernel->run = [host](const onnx::NodeProto& node, const std::map<std::string, int64_t>& opsets,
                        const std::vector<std::optional<Value>>& inputs) {
     return host->run(node, opsets, inputs);
@@ -107,7 +175,7 @@ std::shared_ptr<const interp::HostKernel> make_host_kernel(std::shared_ptr<Runti
   return kernel;
 }
 
-std::shared_ptr<const interp::HostKernel> make_lazy_default_host() {
+std::shared_ptr<const interp::HostKernel> make_lazy_host(const std::string& spec) {
   struct Lazy {
     std::once_flag once;
     std::shared_ptr<const interp::HostKernel> host;
@@ -115,10 +183,16 @@ std::shared_ptr<const interp::HostKernel> make_lazy_default_host() {
   };
   auto lazy = std::make_shared<Lazy>();
   auto kernel = std::make_shared<interp::HostKernel>();
-  kernel->name = "onnxruntime (" + default_onnxruntime_library().string() + ")";
-  kernel->run = [lazy](const onnx::NodeProto& node, const std::map<std::string, int64_t>& opsets,
-                       const std::vector<std::optional<Value>>& inputs) {
-    std::call_once(lazy->once, [&] { lazy->host = make_host("", &lazy->why); });
+  kernel->name =
+      spec.empty() ? "onnxruntime (" + default_onnxruntime_library().string() + ")" : spec;
+  kernel->spec = spec;
+  kernel->opened_name = [lazy, placeholder = kernel->name] {
+    return lazy->host ? lazy->host->name : placeholder;
+  };
+  kernel->run = [lazy, spec](const onnx::NodeProto& node,
+                             const std::map<std::string, int64_t>& opsets,
+                             const std::vector<std::optional<Value>>& inputs) {
+    std::call_once(lazy->once, [&] { lazy->host = make_host(spec, &lazy->why); });
     if (!lazy->host)
       throw Error(ErrorCode::host_rejected,
                   node.op_type() + ": no host runtime runs it: " + lazy->why);
@@ -129,14 +203,32 @@ std::shared_ptr<const interp::HostKernel> make_lazy_default_host() {
 
 std::shared_ptr<const interp::HostKernel> make_host(const std::string& spec, std::string* why) {
   try {
-    std::shared_ptr<Runtime> runtime = spec.empty()
-                                           ? make_onnxruntime_runtime(default_onnxruntime_library())
-                                           : make_runtime(spec, RuntimeOptions{});
-    return make_host_kernel(std::move(runtime));
+    // The host is contained as any runtime under test: in a worker process of its own, so that
+    // its crash or hang fails the node it ran (host_rejected: that data set is not judged) and
+    // the run goes on. A process runtime is a process of its own already.
+    RuntimeOptions options;
+    options.isolate = true;
+    std::shared_ptr<Runtime> runtime =
+        spec.empty() ? isolate_runtime(make_onnxruntime_runtime(default_onnxruntime_library()))
+                     : make_runtime(spec, options);
+    return make_host_kernel(std::move(runtime), spec);
   } catch (const std::exception& e) {
     if (why) *why = e.what();
     return nullptr;
   }
+}
+
+std::optional<std::string> host_argument(const std::shared_ptr<const interp::HostKernel>& host) {
+  if (!host) return "no-host";
+  if (!host->spec) return std::nullopt;
+  return "host=" + *host->spec;
+}
+
+std::shared_ptr<const interp::HostKernel> host_from_argument(const std::string& argument) {
+  if (argument == "no-host") return nullptr;
+  if (argument.rfind("host=", 0) == 0) return make_lazy_host(argument.substr(5));
+  throw Error(ErrorCode::invalid_argument,
+              "a worker's host is 'no-host' or 'host=SPEC', not '" + argument + "'");
 }
 
 }  // namespace seqconf

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <condition_variable>
@@ -135,6 +136,12 @@ std::string encode(const RunResult& r) {
     put(out, a.spec_sentence);
     put(out, a.detail);
   }
+  put(out, std::to_string(r.delegated.size()));
+  for (const auto& [op, n] : r.delegated) {
+    put(out, op);
+    put(out, std::to_string(n));
+  }
+  put(out, r.host);
   return out;
 }
 
@@ -157,6 +164,12 @@ RunResult decode(const std::string& bytes) {
     a.detail = in.get();
     r.ambiguities.push_back(std::move(a));
   }
+  const size_t d = std::stoul(in.get());
+  for (size_t i = 0; i < d; ++i) {
+    std::string op = in.get();
+    r.delegated[op] = std::stoul(in.get());
+  }
+  r.host = in.get();
   return r;
 }
 
@@ -337,6 +350,10 @@ WorkerKind::WorkerKind(const std::string& kind, WorkerFactory make) {
   worker_kinds()[kind] = std::move(make);
 }
 
+// Set once this program serves as a worker (serve_if_worker): a worker whose runtime starts a
+// worker of its own (the reference's host) then does so knowingly.
+std::atomic<bool> serving_as_worker{false};
+
 void serve_if_worker(int argc, char** argv) {
   if (argc < 2 || std::strcmp(argv[1], kWorkerFlag) != 0) return;
   if (argc != 6 && !(argc == 7 && std::strcmp(argv[6], kMemcheckFlag) == 0))
@@ -351,6 +368,7 @@ void serve_if_worker(int argc, char** argv) {
     worker_fails("this program has no worker kind '" + std::string(argv[2]) + "'");
   try {
     const TensorLimit limit(std::stoull(argv[5]));
+    serving_as_worker = true;
     const WorkerProcess::Handler handle = kind->second(argv[3]);
     worker_main(kWorkerFd, handle, argc == 7);
   } catch (const std::exception& e) {
@@ -643,7 +661,7 @@ class WorkerProcess::Process {
       *why = "cannot start a worker: /proc/self/exe is unreadable";
       return false;
     }
-    if (started_as_worker()) {
+    if (started_as_worker() && !serving_as_worker) {
       *why = "cannot start a worker from a worker: " + program_path() +
              " was started as one, and its main() does not call seqconf::serve_if_worker";
       worker_fails(*why);

@@ -41,6 +41,7 @@ class ReferencePrepared : public PreparedModel {
     }
     r.ambiguities = std::move(ctx.ambiguities);
     r.delegated = std::move(ctx.delegated);
+    if (!r.delegated.empty() && host_) r.host = host_->name_now();
     return r;
   }
 
@@ -85,15 +86,20 @@ RunError run_error_from(const Error& e) {
 std::string ReferenceRuntime::version() const { return SEQCONF_VERSION; }
 
 std::optional<WorkerRecipe> ReferenceRuntime::recipe() const {
-  // A worker makes the default host (runtimes/host.h) for itself.
-  if (kernel_) return std::nullopt;
-  return WorkerRecipe{"reference", policy_ == Policy::strict ? "strict" : "lenient"};
+  // The policy, then the host (runtimes/host.h: host_argument), which the worker makes again for
+  // itself: the same reference in every process.
+  const std::optional<std::string> host = host_argument(host_);
+  if (kernel_ || !host) return std::nullopt;
+  return WorkerRecipe{"reference", (policy_ == Policy::strict ? "strict " : "lenient ") + *host};
 }
 
 namespace {
-const WorkerKind kReferenceWorker("reference", [](const std::string& policy) {
+const WorkerKind kReferenceWorker("reference", [](const std::string& argument) {
+  const auto space = argument.find(' ');
+  const std::string policy = argument.substr(0, space);
   return serve_runtime(std::make_shared<ReferenceRuntime>(
-      policy == "strict" ? Policy::strict : Policy::lenient, nullptr, make_lazy_default_host()));
+      policy == "strict" ? Policy::strict : Policy::lenient, nullptr,
+      host_from_argument(space == std::string::npos ? "no-host" : argument.substr(space + 1))));
 });
 }  // namespace
 

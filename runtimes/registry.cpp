@@ -74,7 +74,7 @@ std::unique_ptr<Runtime> make_runtime(const std::string& spec, const RuntimeOpti
     if (arg.empty())
       throw Error(ErrorCode::invalid_argument,
                   "runtime 'seeded' needs a defect: seeded=DEFECT (seqconf selftest --list)");
-    return isolated(seeded::make_seeded_runtime(seeded::defect(arg)), options);
+    return isolated(seeded::make_seeded_runtime(seeded::defect(arg), options.host), options);
   }
   ProcessOptions process;
   if (options.timeout_ms > 0) process.timeout_ms = options.timeout_ms;

@@ -49,6 +49,7 @@ struct RunResult {
   std::vector<Ambiguity> ambiguities;  // spec ambiguities met (the reference reports them)
   // The nodes the reference ran on its host runtime (Context::delegated): "MatMul-13" -> count.
   std::map<std::string, size_t> delegated;
+  std::string host;  // the host runtime that ran them (HostKernel::name); empty when none did
 };
 
 // A prepared model with its inputs already in the runtime's own form (for ONNX Runtime:

@@ -95,7 +95,8 @@ Result run(const Options& options) {
     r.op = d->op;
     r.description = d->description;
     r.copies = d->copies;
-    const SuiteResult run = run_suite([d] { return seeded::make_seeded_runtime(*d); }, so);
+    const SuiteResult run =
+        run_suite([d, &so] { return seeded::make_seeded_runtime(*d, so.run.host); }, so);
     r.cases = run.report.cases.size();
     // The report's cases are sorted by id: the first of the shortest ids is the smallest case,
     // as a report's departures choose it.

@@ -47,6 +47,8 @@ nlohmann::json options_json(const SuiteOptions& o, const std::string& runtime, b
   if (!o.expectations.empty()) j["expectations"] = o.expectations.string();
   if (!o.ort_graph_optimization.empty()) j["ort_graph_optimization"] = o.ort_graph_optimization;
   if (o.attribution) j["attribution"] = true;
+  if (!o.host.empty()) j["host"] = o.host;
+  if (o.no_host) j["no_host"] = true;
   return j;
 }
 

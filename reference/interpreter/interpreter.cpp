@@ -689,6 +689,33 @@ const PreparedGraph& prepared(const PreparedNode& pn, const std::string& name) {
   return pn.subgraphs.at(name)->prepared();
 }
 
+// The rules of the five operators' types that hold whatever the values (reference/ops/ops.h),
+// on the types the static pass knows; an unknown type is not checked.
+void operator_types(const onnx::NodeProto& n, const std::vector<TypeOf>& in) {
+  const std::string& op = n.op_type();
+  auto tensor = [&](size_t i) -> const Tensor* {
+    return i < in.size() && in[i] && in[i]->is_tensor() ? &in[i]->tensor() : nullptr;
+  };
+  auto sequence = [&](size_t i) -> const Sequence* {
+    return i < in.size() && in[i] && in[i]->is_sequence() ? &in[i]->sequence() : nullptr;
+  };
+  auto type_text = [](DataType d) { return "tensor(" + std::string(dtype_name(d)) + ")"; };
+  const size_t position = op == "SequenceInsert" ? 2 : 1;
+  if (op == "SequenceAt" || op == "SequenceErase" || op == "SequenceInsert")
+    if (const Tensor* p = tensor(position))
+      ops::check_position_type(op.c_str(), p->dtype(), [&] { return type_text(p->dtype()); });
+  if (op == "SequenceInsert")
+    if (const Sequence* s = sequence(0))
+      if (const Tensor* t = tensor(1))
+        ops::check_insert_same_type(s->elem_type(), t->dtype(), [&] {
+          return "tensor is " + type_text(t->dtype()) + " but input_sequence is seq(" +
+                 type_text(s->elem_type()) + ")";
+        });
+  if (op == "SplitToSequence")
+    if (const Tensor* split = tensor(1))
+      ops::check_split_type(split->dtype(), [&] { return type_text(split->dtype()); });
+}
+
 std::vector<TypeOf> graph_types(const PreparedGraph& g, const std::vector<TypeOf>& given,
                                 const TypeScope* outer) {
   const onnx::GraphProto& graph = *g.graph;
@@ -712,20 +739,28 @@ std::vector<TypeOf> graph_types(const PreparedGraph& g, const std::vector<TypeOf
     }
     TypeBindings bindings;
     std::vector<TypeOf> out(static_cast<size_t>(n.output_size()));
+    bool operator_rule = false;  // the error is one of the five operators' own type rules
     try {
       if (pn.signature) check_input_types(*pn.signature, n.name(), in, bindings);
+      if (pn.signature && pn.signature->checked_by_operator) {
+        operator_rule = true;
+        operator_types(n, in);
+        operator_rule = false;
+      }
       if (pn.op) {
         out = node_types(pn, in, bindings, scope);
       } else if (auto delegated = schema_types(n, pn.opsets->at(""), in)) {
         out = std::move(*delegated);  // a node for the host: ONNX's schema of its operator
       }
     } catch (const Error& e) {
-      if (e.code() == ErrorCode::invalid_model) {
-        const std::string what = e.what();
-        // A subgraph's violation is already named by its own node.
-        if (what.rfind(kInvalidWhateverInputs, 0) == 0) throw;
-        throw Error(ErrorCode::invalid_model, std::string(kInvalidWhateverInputs) + ": " +
-                                                  fault_label(pn, graph) + ": " + what)
+      // A type violation, or one of the five operators' rules on types: it keeps its code (the
+      // one the operator raises when it runs), and the message says it holds whatever the inputs.
+      const std::string what = e.what();
+      // A subgraph's violation is already named by its own node.
+      if (what.rfind(kInvalidWhateverInputs, 0) == 0) throw;
+      if (e.code() == ErrorCode::invalid_model || operator_rule) {
+        throw Error(e.code(), std::string(kInvalidWhateverInputs) + ": " + fault_label(pn, graph) +
+                                  ": " + what)
             .at_node(n.op_type(), fault_label(pn, graph));
       }
       // Anything but a type violation (a type the table cannot name) leaves the outputs unknown.

@@ -58,6 +58,13 @@ struct KernelOverride {
 // and its outputs flow on.
 struct HostKernel {
   std::string name;  // the host runtime and its version: "onnxruntime 1.30.0"
+  // How another process (an isolated worker) makes the same host again: the --host spec that
+  // made it ("" for ONNX Runtime's default library); none when it was made from a runtime object.
+  std::optional<std::string> spec;
+  // The name once the host is opened, for a host opened when a node is first delegated (its
+  // name above is then a placeholder); none: name is the host's.
+  std::function<std::string()> opened_name;
+  std::string name_now() const { return opened_name ? opened_name() : name; }
   // The outputs of `node` run alone on the host, under the model's opset imports. Throws
   // Error(host_rejected) when the host refuses or fails the node.
   std::function<std::vector<Value>(const onnx::NodeProto& node,

@@ -78,6 +78,18 @@ Tensor ConcatFromSequence(const Sequence& input_sequence, int64_t axis, int64_t 
 void check_any_tensor_type(const std::string& op, const std::function<std::string()>& what,
                            DataType d, std::string_view clause_id);
 
+// The rules of the five operators' types that hold whatever the values. Each operator checks
+// them when it runs; the interpreter's static pass checks them on types alone, on every node
+// (branches no data set takes and bodies that never run included), so that a model that breaks
+// one is rejected before any data set. got() describes the offending input (built only then).
+// Type constraint I of SequenceAt, SequenceErase and SequenceInsert: position_type.
+void check_position_type(const char* op, DataType position,
+                         const std::function<std::string()>& got);
+// SequenceInsert's clause SequenceInsert.same_type: element_type_mismatch.
+void check_insert_same_type(DataType sequence_elem, DataType tensor,
+                            const std::function<std::string()>& got);
+// SplitToSequence's type constraint I: split_type.
+void check_split_type(DataType split, const std::function<std::string()>& got);
 // Shared by the three position-taking operators: reads `position` (int32 or int64 scalar;
 // shape [1] is an ambiguity, see the .cpp) and maps it into [0, n-1] (or [0, n] when
 // accept_n), throwing position_out_of_range otherwise.

@@ -10,11 +10,16 @@ namespace seqconf::ops {
 // ONNX's own fixture test_sequence_insert_at_front passes a position of shape [1], and ONNX
 // Runtime reads its one element. Lenient policy accepts a one-element 1-D position and
 // records the ambiguity; strict policy rejects it as position_not_scalar.
-static int64_t read_position(const char* op, const Tensor& position, Context& ctx) {
+void check_position_type(const char* op, DataType position,
+                         const std::function<std::string()>& got) {
   // SPEC: "position: tensor(int32), tensor(int64)" (type constraint I).
-  if (position.dtype() != DataType::int32 && position.dtype() != DataType::int64)
+  if (position != DataType::int32 && position != DataType::int64)
     throw Error(ErrorCode::position_type,
-                std::string(op) + ": position must be int32 or int64, got " + position.describe());
+                std::string(op) + ": position must be int32 or int64, got " + got());
+}
+
+static int64_t read_position(const char* op, const Tensor& position, Context& ctx) {
+  check_position_type(op, position.dtype(), [&] { return position.describe(); });
   if (position.rank() != 0) {
     const bool one_element_vector = position.rank() == 1 && position.shape()[0] == 1;
     if (!one_element_vector || ctx.policy == Policy::strict)

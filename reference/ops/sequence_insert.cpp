@@ -10,6 +10,13 @@
 
 namespace seqconf::ops {
 
+void check_insert_same_type(DataType sequence_elem, DataType tensor,
+                            const std::function<std::string()>& got) {
+  // Clause SequenceInsert.same_type.
+  if (tensor != sequence_elem)
+    throw Error(ErrorCode::element_type_mismatch, "SequenceInsert: " + got());
+}
+
 Sequence SequenceInsert(const Sequence& input_sequence, const Tensor& tensor,
                         const std::optional<Tensor>& position, Context& ctx) {
   // Clause position.any_tensor_type (type constraints S and T).
@@ -19,11 +26,9 @@ Sequence SequenceInsert(const Sequence& input_sequence, const Tensor& tensor,
   check_any_tensor_type(
       "SequenceInsert", [&] { return "tensor is " + tensor.describe(); }, tensor.dtype(),
       "position.any_tensor_type");
-  // Clause SequenceInsert.same_type.
-  if (tensor.dtype() != input_sequence.elem_type())
-    throw Error(ErrorCode::element_type_mismatch, "SequenceInsert: tensor is " + tensor.describe() +
-                                                      " but input_sequence is " +
-                                                      input_sequence.describe());
+  check_insert_same_type(input_sequence.elem_type(), tensor.dtype(), [&] {
+    return "tensor is " + tensor.describe() + " but input_sequence is " + input_sequence.describe();
+  });
   const size_t n = input_sequence.size();
   // Clause SequenceInsert.position_default: position n.
   const size_t i =

@@ -10,6 +10,13 @@
 
 namespace seqconf::ops {
 
+void check_split_type(DataType split, const std::function<std::string()>& got) {
+  // Type constraint I: "tensor(int32), tensor(int64)".
+  if (split != DataType::int32 && split != DataType::int64)
+    throw Error(ErrorCode::split_type,
+                "SplitToSequence: split must be int32 or int64, got " + got());
+}
+
 namespace {
 
 // Clause SplitToSequence.split_positive, cited by the errors and the note on zero entries.
@@ -33,10 +40,7 @@ void check_chunk_count(int64_t chunks, int64_t d, const Context& ctx) {
 
 // Chunk lengths along the axis of length d, or nullopt when split is absent.
 std::vector<int64_t> chunk_lengths(const Tensor& split, int64_t d, Context& ctx) {
-  // Type constraint I: "tensor(int32), tensor(int64)".
-  if (split.dtype() != DataType::int32 && split.dtype() != DataType::int64)
-    throw Error(ErrorCode::split_type,
-                "SplitToSequence: split must be int32 or int64, got " + split.describe());
+  check_split_type(split.dtype(), [&] { return split.describe(); });
   if (split.rank() == 0) {
     // "If 'split' is a scalar, then 'input' will be split into equally sized chunks(if
     //  possible). Last chunk will be smaller if the 'input' size along the given axis 'axis' is

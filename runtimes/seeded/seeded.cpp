@@ -67,10 +67,10 @@ Tensor scalar(int64_t v) { return Tensor::from_values<DataType::int64>({}, {v});
 
 namespace {
 
-// The reference, with the defect's kernel in every evaluation's Context. In a worker process (a
-// run's isolated seeded runtime, as selftest's) it has the default host for the operators the
-// reference lacks, so that it runs the exported models the reference judges with its host; in
-// this process it has none, and shares the reference's preparation of a model (fuzzing).
+// The reference, with the defect's kernel in every evaluation's Context and the host it is given
+// for the operators the reference lacks; its worker process makes the same host again, so that it
+// runs the exported models the reference judges with that host. Without a host it shares the
+// reference's preparation of a model (fuzzing).
 class SeededRuntime : public ReferenceRuntime {
  public:
   explicit SeededRuntime(const Defect& d, std::shared_ptr<const interp::HostKernel> host = nullptr)
@@ -80,20 +80,29 @@ class SeededRuntime : public ReferenceRuntime {
   std::string name() const override { return "seeded=" + defect_.id; }
   std::string location() const override { return defect_.description; }
   bool isolated_by_default() const override { return true; }
-  std::optional<WorkerRecipe> recipe() const override { return WorkerRecipe{"seeded", defect_.id}; }
+  // The defect, then the host (runtimes/host.h: host_argument) the worker makes again.
+  std::optional<WorkerRecipe> recipe() const override {
+    const std::optional<std::string> host = host_argument(this->host());
+    if (!host) return std::nullopt;
+    return WorkerRecipe{"seeded", defect_.id + " " + *host};
+  }
 
  private:
   const Defect& defect_;
 };
 
-const WorkerKind kSeededWorker("seeded", [](const std::string& id) {
-  return serve_runtime(std::make_shared<SeededRuntime>(defect(id), make_lazy_default_host()));
+const WorkerKind kSeededWorker("seeded", [](const std::string& argument) {
+  const auto space = argument.find(' ');
+  return serve_runtime(std::make_shared<SeededRuntime>(
+      defect(argument.substr(0, space)),
+      host_from_argument(space == std::string::npos ? "no-host" : argument.substr(space + 1))));
 });
 
 }  // namespace
 
-std::unique_ptr<Runtime> make_seeded_runtime(const Defect& defect) {
-  return std::make_unique<SeededRuntime>(defect);
+std::unique_ptr<Runtime> make_seeded_runtime(const Defect& defect,
+                                             std::shared_ptr<const interp::HostKernel> host) {
+  return std::make_unique<SeededRuntime>(defect, std::move(host));
 }
 
 }  // namespace seqconf::seeded

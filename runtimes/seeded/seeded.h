@@ -29,9 +29,12 @@ const std::vector<Defect>& defects();
 // The defect with this id; Error(invalid_argument) naming the known ids otherwise.
 const Defect& defect(const std::string& id);
 
-// The reference with the defect (lenient policy). Its name is "seeded=<id>". Like any runtime
-// under test it is isolated by default, since some defects crash.
-std::unique_ptr<Runtime> make_seeded_runtime(const Defect& defect);
+// The reference with the defect (lenient policy), and the host that runs the operators the
+// reference lacks (none: such a model is not_supported). Its name is "seeded=<id>". Like any
+// runtime under test it is isolated by default, since some defects crash; its worker makes the
+// same host again.
+std::unique_ptr<Runtime> make_seeded_runtime(
+    const Defect& defect, std::shared_ptr<const interp::HostKernel> host = nullptr);
 
 // The defects of one operator (one file each).
 std::vector<Defect> sequence_at_defects();

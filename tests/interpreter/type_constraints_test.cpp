@@ -607,6 +607,66 @@ TEST(StaticTypes, AHostNodesOutputIsTypedByItsSchema) {
     EXPECT_NE(msg.find(part), std::string::npos) << part << " in: " << msg;
 }
 
+// The five operators' own rules on types hold whatever the values: a node that breaks one makes
+// the model invalid before any data set, in a branch no data set takes too, with the code the
+// operator raises when it runs. If(cond) returns x in one branch and, in the other, reads
+// SequenceAt(SequenceConstruct(x), p) where `bad` is that branch's node.
+onnx::ModelProto sequence_op_in_a_branch(bool bad_in_then, const onnx::NodeProto& bad,
+                                         const std::vector<onnx::NodeProto>& before = {}) {
+  std::vector<onnx::NodeProto> nodes = {node("SequenceConstruct", {"x"}, {"s"})};
+  nodes.insert(nodes.end(), before.begin(), before.end());
+  nodes.push_back(bad);
+  auto reads = graph("reads", nodes, {}, {{"r", tensor_type(F)}});
+  auto plain = graph("plain", {node("Identity", {"x"}, {"r2"})}, {}, {{"r2", tensor_type(F)}});
+  if (!bad_in_then) std::swap(reads, plain);
+  reads.set_name(bad_in_then ? "then" : "reads");
+  return model(13,
+               graph("g",
+                     {node("If", {"cond"}, {"y"},
+                           {graph_attr("then_branch", reads), graph_attr("else_branch", plain)})},
+                     {{"cond", tensor_type(BOOL)}, {"x", tensor_type(F)}, {"p", tensor_type(F)}},
+                     {{"y", tensor_type(F)}}));
+}
+
+TEST(StaticTypes, TheFiveOperatorsRulesOnTypesHoldInABranchNoDataSetTakes) {
+  const auto at = node("SequenceAt", {"s", "p"}, {"r"});
+  for (bool in_then : {true, false})
+    for (bool cond : {true, false}) {
+      const std::string msg = expect_error(ErrorCode::position_type, [&] {
+        run(sequence_op_in_a_branch(in_then, at),
+            {bool_scalar(cond), f32({1}, {1.f}), f32({}, {0.f})});
+      });
+      for (const std::string& part :
+           {std::string(kStatic), std::string("(SequenceAt-11) of graph"),
+            std::string("SequenceAt: position must be int32 or int64, got tensor(float)")})
+        EXPECT_NE(msg.find(part), std::string::npos)
+            << part << " in: " << msg << " (then: " << in_then << ", cond: " << cond << ")";
+      // Before any data set: prepare alone rejects it.
+      expect_error(ErrorCode::position_type, [&] {
+        interp::InterpretedModel::prepare(sequence_op_in_a_branch(in_then, at));
+      });
+    }
+  // SequenceInsert of an int64 tensor into a sequence of floats; SplitToSequence with a float
+  // split.
+  const auto insert = node("SequenceInsert", {"s", "i"}, {"s2"});
+  const auto one = node("Constant", {}, {"i"}, {tensor_attr("value", i64(1))});
+  const auto zero = node("Constant", {}, {"z"}, {tensor_attr("value", i64(0))});
+  const auto at_zero = node("SequenceAt", {"s2", "z"}, {"r"});
+  expect_error(ErrorCode::element_type_mismatch, [&] {
+    interp::InterpretedModel::prepare(sequence_op_in_a_branch(false, at_zero, {one, zero, insert}));
+  });
+  const auto split = node("SplitToSequence", {"x", "p"}, {"s2"});
+  expect_error(ErrorCode::split_type, [&] {
+    interp::InterpretedModel::prepare(sequence_op_in_a_branch(true, at_zero, {zero, split}));
+  });
+  // With an int64 position the same model is valid, and runs either branch.
+  auto valid = sequence_op_in_a_branch(true, at);
+  valid.mutable_graph()->mutable_input(2)->mutable_type()->mutable_tensor_type()->set_elem_type(
+      onnx::TensorProto::INT64);
+  EXPECT_TRUE(run(valid, {bool_scalar(false), f32({1}, {2.f}), i64(0)})[0].tensor().identical(
+      f32({1}, {2.f})));
+}
+
 TEST(TypeConstraints, TheFiveOperatorsKeepTheirOwnTypeErrors) {
   auto at = one_node(11, "SequenceAt", {{"s", seq_type(F)}, {"p", tensor_type(F)}},
                      {{"y", tensor_type(F)}});

@@ -98,7 +98,7 @@ RunResult run_isolated(Behaviour b, const std::vector<Value>& inputs, int timeou
   auto model = rt->prepare({}, onnx::ModelProto(), &error);
   if (!model) {
     if (prepare_error) *prepare_error = error;
-    return {false, {}, error, {}, {}};
+    return {false, {}, error, {}, {}, {}};
   }
   return model->run(inputs);
 }

@@ -27,7 +27,7 @@ onnx::ModelProto insert_model() {
 RunResult run_on(Runtime& rt, const onnx::ModelProto& m, const std::vector<Value>& inputs) {
   RunError error;
   auto prepared = rt.prepare({}, m, &error);
-  if (!prepared) return {false, {}, error, {}, {}};
+  if (!prepared) return {false, {}, error, {}, {}, {}};
   return prepared->run(inputs);
 }
 
