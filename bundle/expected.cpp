@@ -31,6 +31,8 @@ std::optional<std::string> departs(const Expected& e, const RunResult& r,
   if (e.not_judged) return std::nullopt;
   if (e.rejected) {
     if (r.ok) return "accepted: it ran and gave " + summarize_values(r.outputs);
+    if (r.error.kind == RunError::Kind::answer_unreadable)
+      return "accepted: it ran, then its answer could not be read: " + error_text(r.error);
     // A must-reject case is rejected with an error, never by a crash or a hang.
     if (r.error.kind == RunError::Kind::crash || r.error.kind == RunError::Kind::timeout)
       return error_text(r.error);

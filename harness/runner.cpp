@@ -56,6 +56,8 @@ Reason reason_of(RunError::Kind k) {
       return Reason::tool_invalid_model;
     case RunError::Kind::tool_lost_type:
       return Reason::tool_lost_type;
+    case RunError::Kind::answer_unreadable:
+      return Reason::internal;
   }
   return Reason::internal;
 }
@@ -76,6 +78,15 @@ void rejected(Outcome& o, const RunError& e, const std::optional<std::string>& e
     o.reason = reason_of(e.kind);
     o.message =
         e.kind == RunError::Kind::limit_exceeded ? o.actual : "rejected a valid case: " + o.actual;
+    return;
+  }
+  // A runtime that ran the model and whose answer then could not be read (its adapter's own
+  // failure) accepted it.
+  if (e.kind == RunError::Kind::answer_unreadable) {
+    o.status = Status::fail;
+    o.reason = Reason::accepted_invalid;
+    o.message = "accepted what must be rejected (" + *expected_code +
+                "): it ran the model, then its answer could not be read: " + o.actual;
     return;
   }
   // Crashes, timeouts and outputs too large to read are never a correct rejection; nor is a

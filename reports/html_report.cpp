@@ -18,6 +18,7 @@ h1{font-size:1.4em;margin:0 0 .4em}h2{font-size:1.15em;margin:1.4em 0 .5em;borde
 table{border-collapse:collapse;margin:.3em 0}th,td{border:1px solid #ccc;padding:3px 7px;text-align:left;vertical-align:top}
 th{background:#f3f3f3}td.n{text-align:right;font-variant-numeric:tabular-nums}
 .meta td:first-child{font-weight:600;background:#fafafa}
+.meta td:last-child{white-space:pre-line}
 .banner{padding:.6em 1em;margin:.6em 0;border-radius:4px;font-weight:600}
 .banner.bad{background:#fde2e1;border:1px solid #e0a3a0}.banner.good{background:#e3f4e1;border:1px solid #9fcf99}
 .banner.warn{background:#fff4d6;border:1px solid #e3c567}
@@ -532,6 +533,8 @@ std::string report_to_html(const Report& r) {
   if (!i.exporter_expectations_file.empty())
     meta("exporter expectations", i.exporter_expectations_file);
   meta("options", i.options.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+  // What was not judged, and what the reference's host ran (reports/report.h: judging_text).
+  if (const std::string judging = judging_text(r); !judging.empty()) meta("judging", judging);
   if (!i.merged_from.empty()) {
     std::string m;
     for (const auto& f : i.merged_from) m += (m.empty() ? "" : ", ") + f;

@@ -158,6 +158,8 @@ std::string report_to_junit(const Report& r) {
   prop("suite.git_revision", r.info.git_revision);
   prop("complete", r.info.complete ? "true" : "false");
   prop("expectations_file", r.info.expectations_file);
+  // What was not judged, and what the reference's host ran (reports/report.h: judging_text).
+  if (const std::string judging = judging_text(r); !judging.empty()) prop("judging", judging);
   x << "  </properties>\n";
 
   for (const auto& c : r.cases) {

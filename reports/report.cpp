@@ -922,6 +922,19 @@ std::string judging_text(const Report& r) {
   for (const auto& [reason, v] : not_judged)
     out += "not judged [" + std::string(reason_name(reason)) + "]: " + std::to_string(v.size()) +
            " case(s), the first " + v.front()->case_id + ": " + v.front()->message + "\n";
+  // Cases judged on some of their data sets only (harness/oracle.h).
+  std::vector<const Outcome*> partly;
+  size_t judged = 0, total = 0;
+  for (const auto& c : r.cases)
+    if (c.outcome.data_sets_judged < c.outcome.data_sets) {
+      partly.push_back(&c.outcome);
+      judged += c.outcome.data_sets_judged;
+      total += c.outcome.data_sets;
+    }
+  if (!partly.empty())
+    out += "judged on some data sets only: " + std::to_string(partly.size()) + " case(s), " +
+           std::to_string(judged) + " of their " + std::to_string(total) +
+           " data sets judged, the first " + partly.front()->case_id + "\n";
   // By operator, its opsets together.
   std::map<std::string, int> ops;
   for (const auto& c : r.cases) {

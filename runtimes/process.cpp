@@ -472,6 +472,7 @@ class ProcessRuntime : public Runtime {
       const std::string kind = err.is_object() ? err.value("kind", "internal") : "internal";
       r.error.kind = kind == "not_supported"   ? RunError::Kind::not_supported
                      : kind == "invalid_input" ? RunError::Kind::invalid_input
+                     : kind == "adapter"       ? RunError::Kind::answer_unreadable
                                                : RunError::Kind::internal;
       r.error.message = err.is_object() ? err.value("message", "") : err.dump();
       return r;
@@ -479,7 +480,7 @@ class ProcessRuntime : public Runtime {
     const json outs = answer.value("outputs", json::array());
     const auto& declared = model.graph().output();
     if (!outs.is_array() || outs.size() != static_cast<size_t>(declared.size())) {
-      r.error = make_error(RunError::Kind::internal,
+      r.error = make_error(RunError::Kind::answer_unreadable,
                            "runtime process answered " + std::to_string(outs.size()) +
                                " outputs; the graph has " + std::to_string(declared.size()));
       return r;

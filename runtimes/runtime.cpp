@@ -76,6 +76,8 @@ std::string_view run_error_kind_name(RunError::Kind kind) {
       return "tool_invalid_model";
     case RunError::Kind::tool_lost_type:
       return "tool_lost_type";
+    case RunError::Kind::answer_unreadable:
+      return "answer_unreadable";
   }
   return "internal";
 }

@@ -31,6 +31,9 @@ struct RunError {
     tool_timeout,        // the tool did not finish within the time limit
     tool_invalid_model,  // its output model fails ONNX's checks, its input model passed them
     tool_lost_type,      // its output model lacks or changes a type its input model declared
+    // The runtime ran the model, but its answer could not be read (its adapter failed after the
+    // runtime ran, outputs of another count or that cannot be decoded): it accepted the model.
+    answer_unreadable,
   };
   Kind kind = Kind::internal;
   std::string message;  // the runtime's own words

@@ -16,8 +16,9 @@ Errors (see adapters/README.md): an exception raised by prepare() or run() is no
 when it is a NotImplementedError or its message says "not supported" / "not implemented",
 internal when it is a fault of the backend's code (INTERNAL_ERRORS: ZeroDivisionError,
 AssertionError, KeyError, ...), and invalid_input otherwise (the backend rejected the model or
-the inputs). A failure of the
-adapter itself (reading the request's files, converting what the backend returned) is internal.
+the inputs). A failure of the adapter itself before the backend ran (reading the request's
+files) is internal; after it ran (converting what the backend returned, the wrong number of
+outputs) it is `adapter`: the backend accepted the model.
 One bad request never ends the adapter.
 """
 import importlib
@@ -217,17 +218,23 @@ def handle(backend, req):
         traceback.print_exc(file=sys.stderr)
         return {"ok": False, "error": {"kind": classify(exc), "message": describe(exc)}}
 
-    outputs = list(outputs)
-    if len(outputs) != len(model.graph.output):
-        raise AdapterError("the backend returned %d outputs for %d graph outputs"
-                           % (len(outputs), len(model.graph.output)))
-    paths = []
-    for k, (info, value) in enumerate(zip(model.graph.output, outputs)):
-        proto = value_to_proto(value, info.type, info.name)
-        path = os.path.join(req["output_dir"], "output_%d.pb" % k)
-        with open(path, "wb") as f:
-            f.write(proto.SerializeToString())
-        paths.append(path)
+    # From here on the backend has run the model: the adapter's own failure is kind `adapter`
+    # (the backend accepted the model; its answer could not be written), never its rejection.
+    try:
+        outputs = list(outputs)
+        if len(outputs) != len(model.graph.output):
+            raise AdapterError("the backend returned %d outputs for %d graph outputs"
+                               % (len(outputs), len(model.graph.output)))
+        paths = []
+        for k, (info, value) in enumerate(zip(model.graph.output, outputs)):
+            proto = value_to_proto(value, info.type, info.name)
+            path = os.path.join(req["output_dir"], "output_%d.pb" % k)
+            with open(path, "wb") as f:
+                f.write(proto.SerializeToString())
+            paths.append(path)
+    except Exception as exc:
+        traceback.print_exc(file=sys.stderr)
+        return {"ok": False, "error": {"kind": "adapter", "message": describe(exc)}}
     return {"ok": True, "outputs": paths}
 
 

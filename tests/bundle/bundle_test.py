@@ -369,6 +369,38 @@ elif mode == "seeded":
         check("seeded" in readme.splitlines()[0], f"{name}: the title names the runtime")
         check(os.path.exists(os.path.join(folder, "actual")), f"{name}: the actual outputs are there")
 
+    # An exported model whose ReduceSum the reference's host runs (exported/sum_each_row: the
+    # sum of each row, stacked): the seeded defect stacks on the last axis, and the bundle
+    # expects the spec's outputs, worked out here from the input with numpy, not a rejection.
+    stack = os.path.join(work, "stack.json")
+    run([seqconf, "run", "--runtime", "seeded=concat.stack_on_last_axis", "--source", "exported",
+         "--exported", os.path.join(root, "fixtures/exported"),
+         "--filter", "exported/sum_each_row/opset=13", "--report", stack])
+    stack_out = os.path.join(work, "stack-bundles")
+    r = bundle(stack, stack_out)
+    check(r.returncode == 0, f"the sum_each_row departure is bundled and reproduced (got {r.returncode}: {r.stdout})")
+    folders = glob.glob(stack_out + "/*/values.json")
+    check(len(folders) == 1, f"one folder for the sum_each_row departure ({len(folders)})")
+    for path in folders:
+        with open(path) as f:
+            values = json.load(f)
+        folder = os.path.dirname(path)
+        t = TensorProto()
+        with open(os.path.join(folder, "test_data_set_0", "input_0.pb"), "rb") as f:
+            t.ParseFromString(f.read())
+        x = numpy_helper.to_array(t)
+        # The program: each row x[i:i+1] summed over axis 1 (shape [1]), stacked on axis 0.
+        sums = np.stack([x[i:i + 1].sum(axis=1) for i in range(x.shape[0])], 0)
+        check("outputs" in values["expected"] and "rejected" not in values["expected"],
+              f"sum_each_row: the bundle expects outputs, not a rejection ({values['expected']})")
+        if "outputs" in values["expected"]:
+            v = values["expected"]["outputs"][0]["value"]
+            check(v["dims"] == list(sums.shape) and
+                  [float(a) for a in v["values"]] == [float(a) for a in sums.reshape(-1)],
+                  f"sum_each_row: the expected outputs are the rows' sums {sums.tolist()} ({v})")
+        with open(os.path.join(folder, "README.md")) as f:
+            check("rejects the model" not in f.read(), "sum_each_row: the README asks for no rejection")
+
     # A fuzz report of the same defect, bundled from the fixtures it names.
     fuzz_out = os.path.join(work, "fuzz-fixtures")
     fuzz_report = os.path.join(work, "fuzz.json")

@@ -11,7 +11,9 @@
 #include "harness/oracle.h"
 #include "harness/runner.h"
 #include "reference/error.h"
+#include "reports/html_report.h"
 #include "reports/json_report.h"
+#include "reports/junit_report.h"
 #include "reports/report.h"
 #include "runtimes/host.h"
 #include "runtimes/isolated.h"
@@ -132,8 +134,18 @@ TEST(OneAnswer, AGapOnOneDataSetLeavesTheOtherJudged) {
   EXPECT_EQ(good.data_sets_judged, 1u);
   ASSERT_TRUE(good.exported);
   EXPECT_EQ(good.exported->exporter.status, Status::pass) << good.exported->exporter.message;
-  const nlohmann::json j = reports::report_to_json(reports::make_report({}, {good}, nullptr));
+  const reports::Report report = reports::make_report({}, {good}, nullptr);
+  const nlohmann::json j = reports::report_to_json(report);
   EXPECT_EQ(j["cases"][0]["data_sets"], nlohmann::json({{"total", 2}, {"judged", 1}}));
+  // The console, the HTML and the JUnit report say so, and what the host ran.
+  const std::string line =
+      "judged on some data sets only: 1 case(s), 1 of their 2 data sets judged, the first " +
+      c.id;
+  EXPECT_NE(reports::judging_text(report).find(line), std::string::npos)
+      << reports::judging_text(report);
+  EXPECT_NE(reports::report_to_html(report).find(line), std::string::npos);
+  EXPECT_NE(reports::report_to_junit(report).find("<property name=\"judging\" value=\"" + line),
+            std::string::npos);
 }
 
 // The exporter is judged on the data set the spec's meaning was found for: a framework output
