@@ -6,7 +6,8 @@
 #            labels bench-gate (ratios are not for sanitized builds), mutation-smoke (it judges
 #            the tests, not memory), external (what it judges runs outside seqconf's C++),
 #            memcheck (valgrind cannot run a sanitized program) and embedding, and the test
-#            CrashFindings.TwoCrashDefectsAreTwoDepartures (a default-budget crash campaign),
+#            CrashFindings.TwoCrashDefectsAreTwoDepartures (a default-budget crash campaign) and
+#            selftest.cli.cases (every case on the reference and 35 seeded defects),
 #            with ASAN_OPTIONS=detect_leaks=1:handle_segv=0:handle_sigfpe=0, leaks inside ONNX
 #            Runtime suppressed by tools/sanitize-lsan.supp,
 #            UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1;
@@ -61,7 +62,10 @@ if [[ $steps != valgrind ]]; then
   echo "   cannot run a sanitized program: they would only be skipped), and the test"
   echo "   CrashFindings.TwoCrashDefectsAreTwoDepartures (a whole default campaign whose programs"
   echo "   crash the worker some 1,300 times: 543 s of a 1,057 s stage; the crash findings' code it"
-  echo "   goes through runs sanitized in the other CrashFindings and DiffFuzz crash tests)"
+  echo "   goes through runs sanitized in the other CrashFindings and DiffFuzz crash tests), and"
+  echo "   selftest.cli.cases (the reference and 35 seeded defects, each on every case: 132 s of"
+  echo "   the normal stage, the same interpreter 36 times over; the seeded kernels run sanitized"
+  echo "   in seeded_tests and selftest.cli.gap, the reference on every case in the run tests)"
   # The longest tests first: ctest orders by the times in CTestCostData.txt, which a fresh
   # build tree does not have yet; those of the normal build's last run stand in for them.
   costs=build/Testing/Temporary/CTestCostData.txt
@@ -73,7 +77,8 @@ if [[ $steps != valgrind ]]; then
       LSAN_OPTIONS=suppressions="$supp":print_suppressions=0 \
       UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
       ctest --output-on-failure -j"$jobs" -LE 'embedding|bench-gate|mutation-smoke|external|memcheck' \
-        -E '^CrashFindings\.TwoCrashDefectsAreTwoDepartures$' --output-junit ctest-junit.xml) ||
+        -E '^(CrashFindings\.TwoCrashDefectsAreTwoDepartures|selftest\.cli\.cases)$' \
+        --output-junit ctest-junit.xml) ||
     status=1
   echo "== ctest done at $(elapsed)"
 fi
