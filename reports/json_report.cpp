@@ -511,8 +511,7 @@ json report_to_json(const Report& r) {
     int cases = 0;
     for (const auto& c : r.cases) cases += !c.outcome.delegated.empty();
     j["delegation"] = {{"host", r.info.host},
-                       {"host_is_runtime_under_test",
-                        r.info.host == r.info.runtime_name + " " + r.info.runtime_version},
+                       {"host_is_runtime_under_test", r.info.host_is_runtime_under_test},
                        {"cases", cases},
                        {"ops", delegated_cases(r)}};
   }
@@ -573,8 +572,10 @@ Report report_from_json(const json& j) {
   if (const auto it = j.find("merged_from"); it != j.end() && it->is_array())
     for (const auto& s : *it)
       if (s.is_string()) i.merged_from.push_back(s.get<std::string>());
-  if (const auto it = j.find("delegation"); it != j.end() && it->is_object())
+  if (const auto it = j.find("delegation"); it != j.end() && it->is_object()) {
     i.host = it->value("host", std::string());
+    i.host_is_runtime_under_test = it->value("host_is_runtime_under_test", false);
+  }
   if (const auto it = j.find("worker_memory_errors"); it != j.end() && !it->is_null()) {
     if (!it->is_array())
       throw Error(ErrorCode::invalid_argument, "report: worker_memory_errors is not a list");

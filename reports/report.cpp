@@ -950,7 +950,7 @@ std::string judging_text(const Report& r) {
     for (const auto& c : r.cases) cases += !c.outcome.delegated.empty();
     out += "host " + r.info.host + " ran the nodes the reference lacks in " +
            std::to_string(cases) + " case(s): " + list + "\n";
-    if (r.info.host == r.info.runtime_name + " " + r.info.runtime_version)
+    if (r.info.host_is_runtime_under_test)
       out +=
           "  the host is the runtime under test: the delegated operators' values are its own, "
           "and are not judged\n";

@@ -194,6 +194,9 @@ struct RunInfo {
   // The reference's host runtime for the operators it lacks (runtimes/host.h): name and version;
   // empty when the run had none.
   std::string host;
+  // The host is the runtime under test (runtimes/host.h: is_same_runtime, by the library itself):
+  // the delegated operators' values are then the runtime's own.
+  bool host_is_runtime_under_test = false;
   // A run under valgrind memcheck (--memcheck): the errors its workers made outside any case,
   // while they started and made their runtime or between cases; never a case's.
   std::vector<WorkerMemoryError> worker_memory_errors;

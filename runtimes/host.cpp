@@ -1,5 +1,9 @@
 #include "runtimes/host.h"
 
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <list>
 #include <mutex>
 #include <set>
@@ -164,9 +168,10 @@ class Host {
 
 std::shared_ptr<const interp::HostKernel> make_host_kernel(std::shared_ptr<Runtime> runtime,
                                                            std::optional<std::string> spec) {
-  auto host = std::make_shared<Host>(std::move(runtime));
+  auto host = std::make_shared<Host>(runtime);
   auto kernel = std::make_shared<interp::HostKernel>();
   kernel->name = host->name();
+  kernel->location = runtime->location();
   kernel->spec = std::move(spec);
   kernel->run = [host](const onnx::NodeProto& node, const std::map<std::string, int64_t>& opsets,
                        const std::vector<std::optional<Value>>& inputs) {
@@ -229,6 +234,24 @@ std::shared_ptr<const interp::HostKernel> host_from_argument(const std::string& 
   if (argument.rfind("host=", 0) == 0) return make_lazy_host(argument.substr(5));
   throw Error(ErrorCode::invalid_argument,
               "a worker's host is 'no-host' or 'host=SPEC', not '" + argument + "'");
+}
+
+bool is_same_runtime(const std::string& host_location, const std::string& runtime_location) {
+  if (host_location.empty() || runtime_location.empty()) return false;
+  if (host_location == runtime_location) return true;
+  // Two paths of one library, or two copies of it: the same bytes.
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(host_location, ec) ||
+      !std::filesystem::is_regular_file(runtime_location, ec))
+    return false;
+  if (std::filesystem::equivalent(host_location, runtime_location, ec)) return true;
+  if (std::filesystem::file_size(host_location, ec) !=
+      std::filesystem::file_size(runtime_location, ec))
+    return false;
+  std::ifstream a(host_location, std::ios::binary), b(runtime_location, std::ios::binary);
+  return a && b &&
+         std::equal(std::istreambuf_iterator<char>(a), std::istreambuf_iterator<char>(),
+                    std::istreambuf_iterator<char>(b), std::istreambuf_iterator<char>());
 }
 
 }  // namespace seqconf

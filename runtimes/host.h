@@ -28,6 +28,11 @@ std::shared_ptr<const interp::HostKernel> make_host(const std::string& spec, std
 // never need one); a node it cannot run is host_rejected with the reason.
 std::shared_ptr<const interp::HostKernel> make_lazy_host(const std::string& spec);
 
+// Whether a host (HostKernel::location) is the runtime under test (Runtime::location): the same
+// command, or the same library, by path or by content; the delegated values are then that
+// runtime's own.
+bool is_same_runtime(const std::string& host_location, const std::string& runtime_location);
+
 // The words that carry a reference's host to a worker process (WorkerRecipe::argument): "no-host",
 // or "host=" and its spec; none when the host cannot be made again (HostKernel::spec).
 std::optional<std::string> host_argument(const std::shared_ptr<const interp::HostKernel>& host);

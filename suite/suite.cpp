@@ -158,7 +158,10 @@ SuiteResult run_suite(const RuntimeFactory& make_runtime, const SuiteOptions& op
       notes << "note: no host runtime for the operators the reference lacks (" << terminal_safe(why)
             << "): exported models that use them are not judged\n";
   }
-  if (run.host) info.host = run.host->name;
+  if (run.host) {
+    info.host = run.host->name;
+    info.host_is_runtime_under_test = is_same_runtime(run.host->location, runtime.location());
+  }
 
   Progress progress(cases.size(), log);
   std::mutex count_mutex;

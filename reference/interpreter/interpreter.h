@@ -58,6 +58,9 @@ struct KernelOverride {
 // and its outputs flow on.
 struct HostKernel {
   std::string name;  // the host runtime and its version: "onnxruntime 1.30.0"
+  // Where the host runtime comes from (Runtime::location: a library's path, a command), which
+  // tells whether it is the runtime under test (runtimes/host.h: is_same_runtime).
+  std::string location;
   // How another process (an isolated worker) makes the same host again: the --host spec that
   // made it ("" for ONNX Runtime's default library); none when it was made from a runtime object.
   std::optional<std::string> spec;

@@ -14,6 +14,7 @@
 #include "reports/json_report.h"
 #include "reports/report.h"
 #include "runtimes/reference_runtime.h"
+#include "tests/support/exported_folder.h"
 #include "tests/support/interpreter_model_util.h"
 #include "tests/support/temp_dir.h"
 #include "tests/support/test_util.h"
@@ -23,38 +24,6 @@ namespace {
 
 namespace fs = std::filesystem;
 const auto F = DataType::float32;
-
-// <root>/<program>/opset=<N>/ with one data set per (inputs, framework outputs).
-Case write_exported(const fs::path& root, const std::string& program, const onnx::ModelProto& m,
-                    const std::vector<std::pair<std::vector<Value>, std::vector<Value>>>& sets) {
-  const fs::path dir = root / program / ("opset=" + std::to_string(m.opset_import(0).version()));
-  write_file(dir / "model.onnx", m.SerializeAsString());
-  for (size_t s = 0; s < sets.size(); ++s) {
-    const fs::path ds = dir / ("test_data_set_" + std::to_string(s));
-    for (size_t k = 0; k < sets[s].first.size(); ++k)
-      write_file(ds / ("input_" + std::to_string(k) + ".pb"),
-                 value_to_bytes(sets[s].first[k], TensorEncoding::raw_data));
-    for (size_t k = 0; k < sets[s].second.size(); ++k)
-      write_file(ds / ("output_" + std::to_string(k) + ".pb"),
-                 value_to_bytes(sets[s].second[k], TensorEncoding::raw_data));
-  }
-  const std::vector<Case> cases = load_exported(root);
-  for (const Case& c : cases)
-    if (c.dir == dir) return c;
-  ADD_FAILURE() << dir << " was not loaded";
-  return {};
-}
-
-// x -> Relu -> SequenceConstruct(relu, x) -> SequenceAt 0. Relu: "y = max(0, x)", applied
-// elementwise, so [-1.5, 0, 2.25] gives [0, 0, 2.25].
-onnx::ModelProto relu_then_sequence() {
-  return model(
-      14, graph("relu_seq",
-                {node("Relu", {"x"}, {"r"}, {}, ""), node("SequenceConstruct", {"r", "x"}, {"s"}),
-                 node("Constant", {}, {"zero"}, {tensor_attr("value", i64(0))}),
-                 node("SequenceAt", {"s", "zero"}, {"y"})},
-                {{"x", tensor_type(F)}}, {{"y", tensor_type(F)}}));
-}
 
 // A host that knows Relu only, computed here from its definition.
 std::shared_ptr<const interp::HostKernel> relu_host(int* calls) {

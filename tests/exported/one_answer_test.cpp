@@ -19,6 +19,7 @@
 #include "runtimes/isolated.h"
 #include "runtimes/onnxruntime.h"
 #include "runtimes/reference_runtime.h"
+#include "tests/support/exported_folder.h"
 #include "tests/support/interpreter_model_util.h"
 #include "tests/support/temp_dir.h"
 #include "tests/support/test_util.h"
@@ -28,36 +29,6 @@ namespace {
 
 namespace fs = std::filesystem;
 const auto F = DataType::float32;
-
-// <root>/<program>/opset=<N>/ with one data set per (inputs, framework outputs).
-Case write_exported(const fs::path& root, const std::string& program, const onnx::ModelProto& m,
-                    const std::vector<std::pair<std::vector<Value>, std::vector<Value>>>& sets) {
-  const fs::path dir = root / program / ("opset=" + std::to_string(m.opset_import(0).version()));
-  write_file(dir / "model.onnx", m.SerializeAsString());
-  for (size_t s = 0; s < sets.size(); ++s) {
-    const fs::path ds = dir / ("test_data_set_" + std::to_string(s));
-    for (size_t k = 0; k < sets[s].first.size(); ++k)
-      write_file(ds / ("input_" + std::to_string(k) + ".pb"),
-                 value_to_bytes(sets[s].first[k], TensorEncoding::raw_data));
-    for (size_t k = 0; k < sets[s].second.size(); ++k)
-      write_file(ds / ("output_" + std::to_string(k) + ".pb"),
-                 value_to_bytes(sets[s].second[k], TensorEncoding::raw_data));
-  }
-  for (const Case& c : load_exported(root))
-    if (c.dir == dir) return c;
-  ADD_FAILURE() << dir << " was not loaded";
-  return {};
-}
-
-// x -> Relu -> SequenceConstruct(relu, x) -> SequenceAt 0: y = Relu(x).
-onnx::ModelProto relu_then_sequence() {
-  return model(
-      14, graph("relu_seq",
-                {node("Relu", {"x"}, {"r"}, {}, ""), node("SequenceConstruct", {"r", "x"}, {"s"}),
-                 node("Constant", {}, {"zero"}, {tensor_attr("value", i64(0))}),
-                 node("SequenceAt", {"s", "zero"}, {"y"})},
-                {{"x", tensor_type(F)}}, {{"y", tensor_type(F)}}));
-}
 
 // A host that runs Relu, computed here from its definition, on tensors of three elements only,
 // and refuses any other (a gap of the host on that data set); `identity` makes its Relu wrong.
@@ -139,8 +110,7 @@ TEST(OneAnswer, AGapOnOneDataSetLeavesTheOtherJudged) {
   EXPECT_EQ(j["cases"][0]["data_sets"], nlohmann::json({{"total", 2}, {"judged", 1}}));
   // The console, the HTML and the JUnit report say so, and what the host ran.
   const std::string line =
-      "judged on some data sets only: 1 case(s), 1 of their 2 data sets judged, the first " +
-      c.id;
+      "judged on some data sets only: 1 case(s), 1 of their 2 data sets judged, the first " + c.id;
   EXPECT_NE(reports::judging_text(report).find(line), std::string::npos)
       << reports::judging_text(report);
   EXPECT_NE(reports::report_to_html(report).find(line), std::string::npos);
@@ -343,6 +313,23 @@ TEST(OneAnswer, AnIsolatedReferenceHasItsOwnHostOrNone) {
   const Outcome o = run(c, *with, host);
   EXPECT_EQ(o.status, Status::pass) << o.message;
   EXPECT_EQ(o.delegated.at("Relu-14"), 2u);  // once for the spec's meaning, once under test
+}
+
+// The host is the runtime under test when it is the same library, by path or by its bytes, not
+// when a name and a version say so.
+TEST(OneAnswer, TheHostIsTheRuntimeUnderTestByItsLibrary) {
+  TempDir tmp;
+  write_file(tmp.path() / "a.so", "library bytes");
+  write_file(tmp.path() / "copy.so", "library bytes");
+  write_file(tmp.path() / "other.so", "library byteS");
+  const std::string a = (tmp.path() / "a.so").string();
+  EXPECT_TRUE(is_same_runtime(a, a));
+  EXPECT_TRUE(is_same_runtime(a, (tmp.path() / "." / "a.so").string()));
+  EXPECT_TRUE(is_same_runtime(a, (tmp.path() / "copy.so").string()));
+  EXPECT_FALSE(is_same_runtime(a, (tmp.path() / "other.so").string()));
+  EXPECT_FALSE(is_same_runtime(a, ""));
+  EXPECT_TRUE(is_same_runtime("python3 adapter.py m:B", "python3 adapter.py m:B"));
+  EXPECT_FALSE(is_same_runtime("python3 adapter.py m:B", "python3 adapter.py m:C"));
 }
 
 // A host made from a runtime object cannot be made again in another process: the reference with

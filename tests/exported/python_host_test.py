@@ -138,6 +138,21 @@ check(rc == 0 and c.get("status") == "not_judged" and c.get("reason") == "host_r
       f"a host that crashes: not judged, host_rejected, exit 0 (exit {rc}, {c.get('status')} "
       f"{c.get('reason')}: {c.get('message')})")
 
+# Whether the host is the runtime under test is told by the runtime itself: ONNX Runtime as host
+# and as runtime under test (the default library) is; the Python backend as host beside ONNX
+# Runtime under test is not.
+for name, host_spec, same in (("ort-host", "", True), ("python-host", host, False)):
+    report = os.path.join(work, name + ".json")
+    args = [seqconf, "run", "--runtime", "onnxruntime", "--source", "exported", "--exported",
+            models, "--no-expectations", "--report", report]
+    if host_spec:
+        args += ["--host", host_spec]
+    subprocess.run(args, capture_output=True, env=env, timeout=600)
+    with open(report) as f:
+        delegation = json.load(f).get("delegation", {})
+    check(delegation.get("host_is_runtime_under_test") is same,
+          f"{name}: the host is the runtime under test: {same} ({delegation})")
+
 # A backend that runs whatever it is given and returns no output: on a must-reject case (a
 # SequenceAt whose position is a float, position_type) it accepted the model, and the adapter's
 # failure to write the answer afterwards is not the backend's rejection.
