@@ -92,6 +92,7 @@ Source read_source(const BundleOptions& o) {
   else
     s.host = opt("host");
   s.meaning.policy = s.strict ? Policy::strict : Policy::lenient;
+  s.meaning.locate_rejections = true;  // a README says where the spec rejects the case
   if (s.host) s.meaning.host = make_lazy_host(*s.host);
   s.departures = s.report.departures;
   for (const auto& c : s.report.cases) {

@@ -107,7 +107,7 @@ CaseMeaning spec_meaning(const Case& c, const LoadedCase& lc, const OracleOption
   const std::optional<std::string> code = c.expected_error_for(options.policy == Policy::strict);
   // Whether the model itself is what the spec rejects: the reference refuses to prepare it.
   bool at_load = false;
-  if (code) {
+  if (code && options.locate_rejections) {
     ReferenceRuntime reference(options.policy);
     RunError error;
     try {

@@ -20,10 +20,17 @@
 namespace seqconf {
 
 struct OracleOptions {
+  OracleOptions(Policy p = Policy::lenient, std::shared_ptr<const interp::HostKernel> h = nullptr,
+                bool locate = false)
+      : policy(p), host(std::move(h)), locate_rejections(locate) {}
   Policy policy = Policy::lenient;
   // Runs the nodes the reference does not implement (runtimes/host.h); none: a data set that
   // needs one is not judged.
   std::shared_ptr<const interp::HostKernel> host;
+  // A case of the corpus or ONNX's fixtures that must be rejected: ask the reference whether it
+  // rejects the model itself (Meaning::static_rejection), which a bundle's README says; the
+  // runner, which needs only the code, does not prepare the model twice.
+  bool locate_rejections = false;
 };
 
 // What the spec says of one data set.
@@ -36,7 +43,8 @@ struct Meaning {
   std::string code;
   // rejected: the model itself is what the spec rejects, whatever its inputs (a static type
   // error, the graph's structure): the reference refuses it when it is prepared, or it fails the
-  // static check on any data set.
+  // static check on any data set. For a fixture's case, only with OracleOptions::
+  // locate_rejections.
   bool static_rejection = false;
   // rejected, not_judged: the reference stopped when it prepared the model, before any data set.
   bool at_prepare = false;

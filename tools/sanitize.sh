@@ -8,6 +8,8 @@
 #            memcheck (valgrind cannot run a sanitized program) and embedding, and the test
 #            CrashFindings.TwoCrashDefectsAreTwoDepartures (a default-budget crash campaign) and
 #            selftest.cli.cases (every case on the reference and 35 seeded defects),
+#            OrtExpectations.EveryNonPassIsListedWithItsStatus and
+#            runtime_tool_expectations.attribution (ONNX Runtime on every case),
 #            with ASAN_OPTIONS=detect_leaks=1:handle_segv=0:handle_sigfpe=0, leaks inside ONNX
 #            Runtime suppressed by tools/sanitize-lsan.supp,
 #            UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1;
@@ -65,7 +67,11 @@ if [[ $steps != valgrind ]]; then
   echo "   goes through runs sanitized in the other CrashFindings and DiffFuzz crash tests), and"
   echo "   selftest.cli.cases (the reference and 35 seeded defects, each on every case: 132 s of"
   echo "   the normal stage, the same interpreter 36 times over; the seeded kernels run sanitized"
-  echo "   in seeded_tests and selftest.cli.gap, the reference on every case in the run tests)"
+  echo "   in seeded_tests and selftest.cli.gap, the reference on every case in the run tests),"
+  echo "   and OrtExpectations.EveryNonPassIsListedWithItsStatus and"
+  echo "   runtime_tool_expectations.attribution (ONNX Runtime on every case against its"
+  echo "   expectations: what they judge is ONNX Runtime; seqconf's binding and attribution code run"
+  echo "   sanitized in the other onnxruntime and Attribution tests)"
   # The longest tests first: ctest orders by the times in CTestCostData.txt, which a fresh
   # build tree does not have yet; those of the normal build's last run stand in for them.
   costs=build/Testing/Temporary/CTestCostData.txt
@@ -77,7 +83,7 @@ if [[ $steps != valgrind ]]; then
       LSAN_OPTIONS=suppressions="$supp":print_suppressions=0 \
       UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
       ctest --output-on-failure -j"$jobs" -LE 'embedding|bench-gate|mutation-smoke|external|memcheck' \
-        -E '^(CrashFindings\.TwoCrashDefectsAreTwoDepartures|selftest\.cli\.cases)$' \
+        -E '^(CrashFindings\.TwoCrashDefectsAreTwoDepartures|selftest\.cli\.cases|OrtExpectations\.EveryNonPassIsListedWithItsStatus|runtime_tool_expectations\.attribution)$' \
         --output-junit ctest-junit.xml) ||
     status=1
   echo "== ctest done at $(elapsed)"
