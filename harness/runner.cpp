@@ -13,7 +13,6 @@
 #include "reference/limits.h"
 #include "runtimes/isolated.h"
 #include "runtimes/memcheck.h"
-#include "runtimes/reference_runtime.h"
 
 namespace seqconf {
 
