@@ -18,6 +18,7 @@
 #include "reference/error.h"
 #include "reference/proto.h"
 #include "runtimes/memcheck.h"
+#include "runtimes/onnxruntime_errors.h"
 
 namespace seqconf::bundle {
 
@@ -242,6 +243,9 @@ std::vector<Bundled> write_bundles(const BundleOptions& o, std::ostream& log) {
       fs::permissions(b.folder / "repro.js",
                       fs::perms::owner_exec | fs::perms::group_exec | fs::perms::others_exec,
                       fs::perm_options::add, ec);
+      // How repro.js reads ONNX Runtime's errors: the table seqconf reads them by.
+      write_bytes(b.folder / "onnxruntime_errors.js", std::string(onnxruntime_errors_js()));
+      write_bytes(b.folder / "onnxruntime_errors.json", std::string(onnxruntime_errors_json()));
       b.repro_js = true;
     }
     write_bytes(b.folder / "values.json",

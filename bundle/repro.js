@@ -297,13 +297,21 @@ function difference(name, expected, actual, comparison) {
 }
 
 
-// Errors that say the package could not read the model at all, or not its versions: not a
-// rejection under the specification, whatever the model holds.
-const NOT_A_REJECTION = /Protobuf parsing failed|Unsupported model IR version|onnx\.ModelProto exceeds maximum protobuf size/;
-// A fault of ONNX Runtime's own code rather than its check of the model or the inputs, as seqconf
-// classifies its errors (runtimes/onnxruntime.cpp, adapters/onnxruntime-web/adapter.js): a
-// trapped integer overflow, a failed allocation, a framework invariant, a WebAssembly trap.
-const INTERNAL_FAULT = /Integer overflow|safeint\.h|bad_alloc|onnxruntime\/core\/framework\/|(remainder|divide) by zero|out of bounds memory access|unreachable/;
+// How an error of ONNX Runtime is read: the table seqconf applies to ONNX Runtime everywhere
+// (onnxruntime_errors.json beside this file, read by onnxruntime_errors.js). onnxruntime-web
+// writes ONNX Runtime's code into its messages; onnxruntime-node does not, so for it only the
+// rules on messages apply.
+const ortErrors = require('./onnxruntime_errors.js');
+function errorRule(error) {
+  return ortErrors.ruleOf(error, ortErrors.codeOf(error),
+    run.package === 'onnxruntime-web' ? 'web' : 'native');
+}
+// The package could not read the model at all (its file, its IR version): that is no rejection
+// of what it holds, and no failure to run it.
+const notARejection = (error) => { const r = errorRule(error); return r !== null && r.unread === true; };
+// A fault of ONNX Runtime's own code rather than its check of the model or the inputs: a
+// trapped integer overflow, a framework invariant, a WebAssembly trap.
+const internalFault = (error) => { const r = errorRule(error); return r !== null && r.kind === 'internal'; };
 
 // Checks one part of the folder: 'control' (values.json repro.control) or 'case' (repro).
 async function child(which) {
@@ -364,9 +372,9 @@ async function child(which) {
     const r = await runModel(part.model);
     if (r.error) {
       say(`actual:   ${r.error}`);
-      if (NOT_A_REJECTION.test(r.error))
-        throw new CannotCheck('the package cannot read the model (its file, or its IR version): that is no rejection of what it holds');
-      if (INTERNAL_FAULT.test(r.error)) {
+      if (notARejection(r.error))
+        throw new CannotCheck(`the package cannot read the model (${errorRule(r.error).why}): that is no rejection of what it holds`);
+      if (internalFault(r.error)) {
         say('DEPARTURE HOLDS: the runtime rejects it only through a fault of its own code, not a check of what the specification requires');
         return 1;
       }
@@ -389,8 +397,8 @@ async function child(which) {
 
   // A failure of a lifted model counts once a control lifted alike has run.
   const fails = (error) => {
-    if (NOT_A_REJECTION.test(error))
-      throw new CannotCheck('the package cannot read the model (its file, or its IR version)');
+    if (notARejection(error))
+      throw new CannotCheck(`the package cannot read the model (${errorRule(error).why})`);
     if (which === 'case' && run.lifted && !run.control)
       throw new CannotCheck('the model is lifted (its sequences as tensors) and there is no control ' +
         `(${run.no_control || 'none'}) to tell a failure of the lifting from the runtime's`);

@@ -10,6 +10,7 @@ set(ONNXRUNTIME_ROOT "${PROJECT_SOURCE_DIR}/third_party/onnxruntime"
 add_library(seqconf_external_runtimes STATIC
   ${CMAKE_CURRENT_LIST_DIR}/runtime.cpp
   ${CMAKE_CURRENT_LIST_DIR}/onnxruntime.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/onnxruntime_errors.cpp
   ${CMAKE_CURRENT_LIST_DIR}/isolated.cpp
   ${CMAKE_CURRENT_LIST_DIR}/memcheck.cpp
   ${CMAKE_CURRENT_LIST_DIR}/memory_error.cpp
@@ -44,6 +45,17 @@ configure_file(${CMAKE_CURRENT_LIST_DIR}/memcheck_supp.h.in
                ${CMAKE_CURRENT_BINARY_DIR}/generated/runtimes/memcheck_supp.h @ONLY)
 target_include_directories(seqconf_external_runtimes PRIVATE
                            ${CMAKE_CURRENT_BINARY_DIR}/generated)
+
+# How ONNX Runtime's errors are read (runtimes/onnxruntime_errors.json), and the JavaScript that
+# applies the same table (runtimes/onnxruntime_errors.js), compiled in: the C API binding reads
+# the table, and a bundle folder carries both files beside its repro.js.
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
+             ${CMAKE_CURRENT_LIST_DIR}/onnxruntime_errors.json
+             ${CMAKE_CURRENT_LIST_DIR}/onnxruntime_errors.js)
+file(READ ${CMAKE_CURRENT_LIST_DIR}/onnxruntime_errors.json SEQCONF_ORT_ERRORS_JSON)
+file(READ ${CMAKE_CURRENT_LIST_DIR}/onnxruntime_errors.js SEQCONF_ORT_ERRORS_JS)
+configure_file(${CMAKE_CURRENT_LIST_DIR}/onnxruntime_errors.h.in
+               ${CMAKE_CURRENT_BINARY_DIR}/generated/runtimes/onnxruntime_errors_data.h @ONLY)
 
 # valgrind's header (Debian package valgrind, which also installs the valgrind program): a worker
 # under memcheck counts memcheck's errors with its client request VALGRIND_COUNT_ERRORS. Without

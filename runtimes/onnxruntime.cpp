@@ -12,6 +12,7 @@
 #include "reference/model_builder.h"
 #include "reference/proto.h"
 #include "runtimes/isolated.h"
+#include "runtimes/onnxruntime_errors.h"
 
 #if SEQCONF_HAVE_ORT
 
@@ -145,41 +146,15 @@ void check(const OrtApi* api, OrtStatus* status) {
   throw e;
 }
 
-bool contains(const std::string& s, const char* what) { return s.find(what) != std::string::npos; }
-
-// Whether an ORT error is a fault of ORT's own code rather than its check of the model or the
-// inputs: an exception ORT's code raises (ORT_RUNTIME_EXCEPTION, ORT_ENGINE_ERROR, ORT_EP_FAIL),
-// an integer overflow its SafeInt arithmetic traps, an allocation that fails, or an invariant of
-// its framework (core/framework: Tensor::Reshape's size check, ...) that does not hold.
-bool ort_fault(const StatusError& e) {
-  return e.code == ORT_RUNTIME_EXCEPTION || e.code == ORT_ENGINE_ERROR || e.code == ORT_EP_FAIL ||
-         contains(e.message, "Integer overflow") || contains(e.message, "safeint.h") ||
-         contains(e.message, "bad_alloc") || contains(e.message, "onnxruntime/core/framework/");
-}
-
-// Error kinds from ORT's status: a missing kernel is "not supported"; a model or input ORT
-// judges invalid is "invalid input": INVALID_GRAPH, INVALID_ARGUMENT, an unreadable model, and
-// FAIL, which ORT's kernels and its graph resolution give when a check of theirs fails
-// (ORT_ENFORCE and ORT_RETURN_IF in core/providers: "Non concat axis dimensions must match",
-// "axis 3 is not in valid range", ONNX's "[ShapeInferenceError]", "Type Error: ..."); a fault of
-// ORT's own code (ort_fault) is internal.
+// The kind of an ORT error, by the rules of runtimes/onnxruntime_errors.json (the table the
+// onnxruntime-web adapter and repro.js apply too): a missing kernel, type or version is
+// not_supported; a check of the model or the inputs that fails (ORT_ENFORCE and ORT_RETURN_IF
+// in the kernels, graph resolution, ONNX's inference) is invalid_input; a fault of ORT's own
+// code (an exception, a SafeInt overflow, a framework invariant) and anything else is internal.
 RunError run_error(const StatusError& e) {
   RunError r;
   r.message = e.message;
-  if (e.code == ORT_NOT_IMPLEMENTED || contains(e.message, "Could not find an implementation") ||
-      contains(e.message, "is not currently registered or supported") ||
-      // An opset newer than the release knows ("Opset 17 is under development ... Current
-      // official support for domain ai.onnx is till opset 15").
-      contains(e.message, "official support for domain") ||
-      contains(e.message, "Unsupported model IR version"))
-    r.kind = RunError::Kind::not_supported;
-  else if (ort_fault(e))
-    r.kind = RunError::Kind::internal;
-  else if (e.code == ORT_INVALID_GRAPH || e.code == ORT_INVALID_ARGUMENT ||
-           e.code == ORT_INVALID_PROTOBUF || e.code == ORT_NO_MODEL || e.code == ORT_FAIL)
-    r.kind = RunError::Kind::invalid_input;
-  else
-    r.kind = RunError::Kind::internal;
+  r.kind = onnxruntime_error_kind(e.message, static_cast<int>(e.code), OrtBuild::native);
   return r;
 }
 

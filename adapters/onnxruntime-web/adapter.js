@@ -260,20 +260,26 @@ function encodeTensor(tensor) {
 
 // ---- The protocol --------------------------------------------------------------------------
 
+// How an error of ONNX Runtime is read: the table native ONNX Runtime's binding and a bundle's
+// repro.js apply too (runtimes/onnxruntime_errors.json), with the code the WebAssembly build
+// writes into its message.
+const ortErrors = require(path.join(__dirname, '..', '..', 'runtimes', 'onnxruntime_errors.js'));
 function errorKind(message) {
-  if (/Could not find an implementation|is not currently registered or supported|ERROR_CODE: 9\b/.test(message))
-    return 'not_supported';
-  // A fault of ORT's own code, as seqconf classifies native ONNX Runtime's errors
-  // (runtimes/onnxruntime.cpp, ort_fault): a trapped integer overflow, a failed allocation, a
-  // framework invariant; and a WebAssembly trap (an integer division or remainder by zero, an
-  // access out of bounds, unreachable code).
-  if (/Integer overflow|safeint\.h|bad_alloc|onnxruntime\/core\/framework\/|(remainder|divide) by zero|out of bounds memory access|unreachable/.test(message))
-    return 'internal';
-  // FAIL (1) is what ORT's kernels and graph resolution give when one of their checks fails;
-  // the WebAssembly build reports the exceptions of those checks (ORT_ENFORCE, ONNX's type and
-  // shape inference while the session is created) as RUNTIME_EXCEPTION (6).
-  if (/ERROR_CODE: (1|2|6|10)\b/.test(message)) return 'invalid_input';
-  return 'internal';
+  return ortErrors.kindOf(message, ortErrors.codeOf(message), 'web');
+}
+
+// An error of ONNX Runtime itself (creating the session or running it), as opposed to one of
+// this adapter's own code, which is never the runtime's rejection of the model.
+class OrtFailure extends Error {}
+// The adapter's own failure once the runtime has run the model: the runtime accepted it.
+class AnswerUnreadable extends Error {}
+
+async function ortCall(f) {
+  try {
+    return await f();
+  } catch (e) {
+    throw new OrtFailure(String((e && e.message) || e));
+  }
 }
 
 let cached = {model: null, session: null};
@@ -283,7 +289,7 @@ async function handle(req) {
   if (cached.model === null || !cached.model.equals(modelBytes)) {
     if (cached.session) await cached.session.release();
     cached = {model: null, session: null};
-    cached.session = await ort.InferenceSession.create(modelBytes, {logSeverityLevel: 3});
+    cached.session = await ortCall(() => ort.InferenceSession.create(modelBytes, {logSeverityLevel: 3}));
     cached.model = modelBytes;
     cached.stringLoss = modelStringLoss(modelBytes);
   }
@@ -294,13 +300,18 @@ async function handle(req) {
     throw new Error(`the model has ${session.inputNames.length} inputs, the request ${req.inputs.length}`);
   const feeds = {};
   session.inputNames.forEach((name, i) => { feeds[name] = toOrtTensor(fs.readFileSync(req.inputs[i])); });
-  const results = await session.run(feeds);
-  const outputs = session.outputNames.map((name, i) => {
-    const file = path.join(req.output_dir, `output_${i}.pb`);
-    fs.writeFileSync(file, encodeTensor(results[name]));
-    return file;
-  });
-  return {id: req.id, ok: true, outputs};
+  const results = await ortCall(() => session.run(feeds));
+  try {
+    const outputs = session.outputNames.map((name, i) => {
+      const file = path.join(req.output_dir, `output_${i}.pb`);
+      fs.writeFileSync(file, encodeTensor(results[name]));
+      return file;
+    });
+    return {id: req.id, ok: true, outputs};
+  } catch (e) {
+    if (e instanceof NotSupported) throw e;
+    throw new AnswerUnreadable(`the runtime ran the model; its outputs could not be written: ${e.message}`);
+  }
 }
 
 function answer(obj) {
@@ -324,7 +335,9 @@ readline.createInterface({input: process.stdin}).on('line', (line) => {
       answer(await handle(req));
     } catch (e) {
       const message = String((e && e.message) || e);
-      const kind = e instanceof NotSupported ? 'not_supported' : errorKind(message);
+      const kind = e instanceof NotSupported ? 'not_supported'
+        : e instanceof OrtFailure ? errorKind(message)
+          : e instanceof AnswerUnreadable ? 'adapter' : 'internal';
       answer({id: req ? req.id : null, ok: false, error: {kind, message}});
     }
   });
