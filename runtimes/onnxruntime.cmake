@@ -12,6 +12,8 @@ add_library(seqconf_external_runtimes STATIC
   ${CMAKE_CURRENT_LIST_DIR}/onnxruntime.cpp
   ${CMAKE_CURRENT_LIST_DIR}/onnxruntime_errors.cpp
   ${CMAKE_CURRENT_LIST_DIR}/isolated.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/worker_protocol.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/worker_process.cpp
   ${CMAKE_CURRENT_LIST_DIR}/memcheck.cpp
   ${CMAKE_CURRENT_LIST_DIR}/memory_error.cpp
   ${CMAKE_CURRENT_LIST_DIR}/process.cpp
