@@ -207,6 +207,60 @@ if mode == "onnxruntime":
         check(code == 2 and "CANNOT CHECK: the control" in output,
               f"{name}: with a package that loads nothing, the control fails: exit 2 (got {code}): {output[-300:]}")
 
+    # A must-reject folder without a control: a runtime that rejects the model could be one that
+    # runs nothing of its kind, so its rejection cannot be vouched for (exit 2); a runtime that
+    # runs the model still shows the departure (exit 1).
+    lone = copy_folder(broken[0], "no-control-" + os.path.basename(broken[0].rstrip("/")))
+    v = values_of(lone)
+    del v["repro"]["control"]
+    v["repro"]["no_control"] = "taken out by the test"
+    with open(os.path.join(lone, "values.json"), "w") as out:
+        json.dump(v, out)
+    rejects_inputs = os.path.join(work, "stub-rejects-every-input")
+    os.makedirs(os.path.join(rejects_inputs, "onnxruntime-node"), exist_ok=True)
+    with open(os.path.join(rejects_inputs, "onnxruntime-node/package.json"), "w") as f:
+        json.dump({"name": "onnxruntime-node", "version": "1.30.0", "main": "index.js"}, f)
+    with open(os.path.join(rejects_inputs, "onnxruntime-node/index.js"), "w") as f:
+        f.write("class Tensor { constructor(type, data, dims) { Object.assign(this, {type, data, dims}); } }\n"
+                "module.exports = {Tensor, env: {}, InferenceSession: {create: async () =>\n"
+                "  ({inputNames: [], run: async () => { throw new Error('the inputs are invalid'); }})}};\n")
+    code, output = repro(lone, rejects_inputs)
+    check(code == 2 and "there is no control (taken out by the test)" in output,
+          f"a must-reject folder without a control, rejected: exit 2 (got {code}): {output[-300:]}")
+    code, output = repro(lone, package_dir)
+    check(code == 1 and "DEPARTURE HOLDS" in output,
+          f"a must-reject folder without a control, run: exit 1 (got {code}): {output[-300:]}")
+
+    # A folder whose case has no output the package can show (no tensor, no lengths model): the
+    # model is run, and a runtime that runs it cannot be told right or wrong (exit 2), while one
+    # that fails on it still shows the departure (exit 1).
+    runs_all = os.path.join(work, "stub-runs-everything")
+    os.makedirs(os.path.join(runs_all, "onnxruntime-node"), exist_ok=True)
+    with open(os.path.join(runs_all, "onnxruntime-node/package.json"), "w") as f:
+        json.dump({"name": "onnxruntime-node", "version": "1.30.0", "main": "index.js"}, f)
+    with open(os.path.join(runs_all, "onnxruntime-node/index.js"), "w") as f:
+        f.write("class Tensor { constructor(type, data, dims) { Object.assign(this, {type, data, dims}); } }\n"
+                "module.exports = {Tensor, env: {}, InferenceSession: {create: async () =>\n"
+                "  ({inputNames: [], run: async () => ({})})}};\n")
+    valid = [f for f in folders if values_of(f)["repro"]["expect"]["kind"] != "rejected"]
+    check(len(valid) > 0, "some departures are on valid cases")
+    bare = copy_folder(valid[0], "no-outputs-" + os.path.basename(valid[0].rstrip("/")))
+    v = values_of(bare)
+    v["repro"]["expect"]["outputs"] = []
+    v["repro"].pop("lengths_model", None)
+    # The stubs run no model: what is left to see is repro.js's own logic, with no control and
+    # nothing lifted to stand between it and the package.
+    v["repro"].pop("control", None)
+    v["repro"].pop("lifted", None)
+    with open(os.path.join(bare, "values.json"), "w") as out:
+        json.dump(v, out)
+    code, output = repro(bare, runs_all)
+    check(code == 2 and "no output the package can show" in output,
+          f"a case with no output to compare, run: exit 2 (got {code}): {output[-300:]}")
+    code, output = repro(bare, stub)
+    check(code == 1 and "DEPARTURE HOLDS" in output,
+          f"a case with no output to compare, failed: exit 1 (got {code}): {output[-300:]}")
+
     # Another version of the package: said on the first line, exit 2 unless --any-version.
     other = os.path.join(work, "stub-other-version")
     os.makedirs(os.path.join(other, "onnxruntime-node"), exist_ok=True)
