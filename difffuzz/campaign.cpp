@@ -91,6 +91,9 @@ FuzzResult run_campaign(Runtime& runtime, const FuzzOptions& options) {
         ++result.not_supported;
         ++result.not_supported_by_op[e.op];
         return;
+      case Verdict::not_judged:
+        ++result.not_judged;
+        return;
       case Verdict::disagree:
         break;
     }
@@ -312,6 +315,7 @@ nlohmann::ordered_json report_json(const FuzzResult& r, const FuzzOptions& optio
   j["agree_rejected"] = r.agree_rejected;
   j["not_supported"] = r.not_supported;
   j["not_supported_by_op"] = r.not_supported_by_op;
+  j["not_judged"] = r.not_judged;
   j["programs_by_op"] = r.programs_by_op;
   j["agree_outputs_by_op"] = r.agree_outputs_by_op;
   j["agree_rejected_by_op"] = r.agree_rejected_by_op;

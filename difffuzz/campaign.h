@@ -34,7 +34,11 @@ enum class Verdict {
   agree_outputs,   // both ran, outputs equal (harness comparison)
   agree_rejected,  // both rejected the program
   not_supported,   // the runtime lacks an op, version or type: counted, not a finding
-  disagree,        // a finding
+  // The reference could not judge the program (harness/oracle.h, reference_gap: an operator it
+  // lacks, a limit, a random draw): counted, not a finding, as the runner leaves such a data set
+  // not judged.
+  not_judged,
+  disagree,  // a finding
 };
 
 struct Evaluation {
@@ -187,7 +191,8 @@ struct FuzzResult {
   uint64_t seed = 0;
   size_t programs = 0;    // executions: input sets run on both sides and compared
   size_t structures = 0;  // models generated (each prepared once on each side)
-  size_t agree_outputs = 0, agree_rejected = 0, not_supported = 0, disagreements = 0;
+  size_t agree_outputs = 0, agree_rejected = 0, not_supported = 0, not_judged = 0,
+         disagreements = 0;
   size_t shrink_evaluations = 0;
   double seconds = 0;
   double shrink_seconds = 0;          // of seconds, spent shrinking findings

@@ -3,6 +3,7 @@
 #include "difffuzz/evaluate.h"
 
 #include "harness/compare.h"
+#include "harness/oracle.h"
 #include "reference/interpreter/interpreter.h"
 
 namespace seqconf::difffuzz {
@@ -102,6 +103,15 @@ Evaluation judge(const BuiltProgram& b, RunResult reference, RunResult found,
     e.kind = got.error.kind == RunError::Kind::crash ? "crash" : "timeout";
     e.op = op_of(b, ref.ok ? b.node_ops.size() - 1 : node_named_in(ref.error.message, b));
     e.message = e.kind + ": " + one_line(got.error.message);
+    return e;
+  }
+  // The reference could not judge the program: the oracle's gap (harness/oracle.h), by the rule
+  // the runner and the bundle follow. An error without a code is not the reference's (another
+  // oracle's words, or an exception), and stays a rejection.
+  if (!ref.ok && !ref.error.code.empty() && reference_gap(ref.error)) {
+    e.verdict = Verdict::not_judged;
+    e.op = op_of(b, node_named_in(ref.error.message, b));
+    e.message = std::string(oracle) + " cannot judge it: " + one_line(ref.error.message);
     return e;
   }
   if (ref.ok && got.ok) {

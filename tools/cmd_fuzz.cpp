@@ -186,8 +186,9 @@ int fuzz_command(const FuzzArgs& args) {
   std::cout << r.programs << " programs in " << r.seconds << " s ("
             << (r.seconds > 0 ? static_cast<double>(r.programs) / r.seconds : 0.0)
             << " programs/s): " << r.agree_outputs << " same outputs, " << r.agree_rejected
-            << " rejected by both, " << r.not_supported << " not supported, " << r.disagreements
-            << " disagreements in " << r.findings.size() << " finding(s), "
+            << " rejected by both, " << r.not_supported << " not supported, ";
+  if (r.not_judged) std::cout << r.not_judged << " not judged (a gap of the reference), ";
+  std::cout << r.disagreements << " disagreements in " << r.findings.size() << " finding(s), "
             << findings.departures.size() << " departure(s)";
   if (expectations)
     std::cout << ", " << findings.summary.unexpected_failures << " finding(s) not in "

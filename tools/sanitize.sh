@@ -8,8 +8,12 @@
 #            memcheck (valgrind cannot run a sanitized program) and embedding, and the test
 #            CrashFindings.TwoCrashDefectsAreTwoDepartures (a default-budget crash campaign) and
 #            selftest.cli.cases (every case on the reference and 35 seeded defects),
-#            OrtExpectations.EveryNonPassIsListedWithItsStatus and
-#            runtime_tool_expectations.attribution (ONNX Runtime on every case),
+#            OrtExpectations.EveryNonPassIsListedWithItsStatus,
+#            runtime_tool_expectations.attribution and
+#            DiffFuzz.OnnxRuntimeFindingsAreExpectedAndReproduce (ONNX Runtime against its
+#            expectations), selftest.cli.fuzz (a campaign per seeded defect),
+#            runtime_machinery_attribution (a Python backend over the corpus four times) and
+#            example_ci_workflow (the example workflow's steps),
 #            with ASAN_OPTIONS=detect_leaks=1:handle_segv=0:handle_sigfpe=0, leaks inside ONNX
 #            Runtime suppressed by tools/sanitize-lsan.supp,
 #            UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1;
@@ -71,7 +75,16 @@ if [[ $steps != valgrind ]]; then
   echo "   and OrtExpectations.EveryNonPassIsListedWithItsStatus and"
   echo "   runtime_tool_expectations.attribution (ONNX Runtime on every case against its"
   echo "   expectations: what they judge is ONNX Runtime; seqconf's binding and attribution code run"
-  echo "   sanitized in the other onnxruntime and Attribution tests)"
+  echo "   sanitized in the other onnxruntime and Attribution tests), and"
+  echo "   DiffFuzz.OnnxRuntimeFindingsAreExpectedAndReproduce (ONNX Runtime's findings against its"
+  echo "   expectations, for the same reason: the findings' code runs sanitized in the other DiffFuzz"
+  echo "   tests), selftest.cli.fuzz (a campaign per seeded defect: the campaign code runs sanitized"
+  echo "   in the DiffFuzz tests, the seeded kernels in seeded_tests and selftest.cli.gap),"
+  echo "   runtime_machinery_attribution (a Python backend over the corpus four times: the attribution"
+  echo "   it judges runs sanitized in the Attribution tests, the process protocol in ProcessRuntime)"
+  echo "   and example_ci_workflow (it keeps examples/ci/seqconf.yml working; the run, merge, diff"
+  echo "   and history it drives run sanitized in Merge, Diff, History and report_cli_end_to_end);"
+  echo "   these four cost 213 s of a 705 s stage"
   # The longest tests first: ctest orders by the times in CTestCostData.txt, which a fresh
   # build tree does not have yet; those of the normal build's last run stand in for them.
   costs=build/Testing/Temporary/CTestCostData.txt
@@ -83,7 +96,7 @@ if [[ $steps != valgrind ]]; then
       LSAN_OPTIONS=suppressions="$supp":print_suppressions=0 \
       UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
       ctest --output-on-failure -j"$jobs" -LE 'embedding|bench-gate|mutation-smoke|external|memcheck' \
-        -E '^(CrashFindings\.TwoCrashDefectsAreTwoDepartures|selftest\.cli\.cases|OrtExpectations\.EveryNonPassIsListedWithItsStatus|runtime_tool_expectations\.attribution)$' \
+        -E '^(CrashFindings\.TwoCrashDefectsAreTwoDepartures|selftest\.cli\.(cases|fuzz)|OrtExpectations\.EveryNonPassIsListedWithItsStatus|runtime_tool_expectations\.attribution|runtime_machinery_attribution|example_ci_workflow|DiffFuzz\.OnnxRuntimeFindingsAreExpectedAndReproduce)$' \
         --output-junit ctest-junit.xml) ||
     status=1
   echo "== ctest done at $(elapsed)"

@@ -114,6 +114,37 @@ class Unsteady : public Runtime {
   std::atomic<int> runs_{0};
 };
 
+// The reference's gap is the oracle's (harness/oracle.h, reference_gap), in the fuzzer as in the
+// runner: a program the reference cannot judge (an operator it lacks, a limit) is neither an
+// agreement nor a finding, whatever the runtime does; the reference's rejection with a code of
+// the spec is still one, and so is an error that carries no code (another oracle's words).
+TEST(Oracle, AGapOfTheReferenceIsNotJudged) {
+  difffuzz::Program p;
+  p.source = difffuzz::SourceKind::empty;
+  difffuzz::Step length;
+  length.kind = difffuzz::StepKind::length;
+  p.steps = {length};
+  const difffuzz::BuiltProgram b = difffuzz::build(p);
+  RunResult ran;
+  ran.ok = true;
+  ran.outputs = {Tensor::from_values<DataType::int64>({}, {0})};
+  for (const char* code : {"limit_exceeded", "not_supported", "host_rejected"}) {
+    RunResult gap;
+    gap.error = {RunError::Kind::not_supported, "the reference stops here", code, "", ""};
+    const difffuzz::Evaluation e = difffuzz::judge(b, gap, ran);
+    EXPECT_EQ(e.verdict, difffuzz::Verdict::not_judged) << code;
+  }
+  RunResult rejected;
+  rejected.error = {RunError::Kind::invalid_input, "position out of range", "position_out_of_range",
+                    "", ""};
+  const difffuzz::Evaluation e = difffuzz::judge(b, rejected, ran);
+  EXPECT_EQ(e.verdict, difffuzz::Verdict::disagree);
+  EXPECT_EQ(e.kind, "accepted_invalid");
+  RunResult words;
+  words.error = {RunError::Kind::invalid_input, "Invalid sequence index", "", "", ""};
+  EXPECT_EQ(difffuzz::judge(b, words, ran, "onnxruntime").kind, "accepted_invalid");
+}
+
 TEST(Oracle, OutputsThatChangeRunToRunAreNondeterministic) {
   auto reference = make_runtime("reference");
   FuzzOptions o = against("reference", "unsteady", fresh_fuzz_dir("oracle-unsteady"));
