@@ -92,6 +92,22 @@ def copy_folder(folder, name):
     return dst
 
 
+def stub_package(name, index_js, version="1.30.0"):
+    """A stand-in onnxruntime-node in WORK/name whose index.js is index_js; its folder, for
+    NODE_PATH."""
+    folder = os.path.join(work, name)
+    os.makedirs(os.path.join(folder, "onnxruntime-node"), exist_ok=True)
+    with open(os.path.join(folder, "onnxruntime-node/package.json"), "w") as f:
+        json.dump({"name": "onnxruntime-node", "version": version, "main": "index.js"}, f)
+    with open(os.path.join(folder, "onnxruntime-node/index.js"), "w") as f:
+        f.write(index_js)
+    return folder
+
+
+# A Tensor as the package's, for the stubs.
+STUB_TENSOR = "class Tensor { constructor(type, data, dims) { Object.assign(this, {type, data, dims}); } }\n"
+
+
 def listing(folder):
     return sorted(p for p in glob.glob(folder + "/**", recursive=True))
 
@@ -193,14 +209,9 @@ if mode == "onnxruntime":
         check(code == 2, f"{name}: a truncated {model} that values.json vouches for exits 2 (got {code}): {output[-300:]}")
 
     # A package that cannot load the models: its control fails, so its rejection says nothing.
-    stub = os.path.join(work, "stub-loads-nothing")
-    os.makedirs(os.path.join(stub, "onnxruntime-node"), exist_ok=True)
-    with open(os.path.join(stub, "onnxruntime-node/package.json"), "w") as f:
-        json.dump({"name": "onnxruntime-node", "version": "1.30.0", "main": "index.js"}, f)
-    with open(os.path.join(stub, "onnxruntime-node/index.js"), "w") as f:
-        f.write("class Tensor { constructor(type, data, dims) { Object.assign(this, {type, data, dims}); } }\n"
-                "module.exports = {Tensor, env: {}, InferenceSession: {create: async () => {\n"
-                "  throw new Error('Load model failed: this build does not load the model\\'s opset'); }}};\n")
+    stub = stub_package("stub-loads-nothing", STUB_TENSOR +
+                        "module.exports = {Tensor, env: {}, InferenceSession: {create: async () => {\n"
+                        "  throw new Error('Load model failed: this build does not load the model\\'s opset'); }}};\n")
     for f in broken:
         name = os.path.basename(f.rstrip("/"))
         code, output = repro(f, stub)
@@ -216,14 +227,10 @@ if mode == "onnxruntime":
     v["repro"]["no_control"] = "taken out by the test"
     with open(os.path.join(lone, "values.json"), "w") as out:
         json.dump(v, out)
-    rejects_inputs = os.path.join(work, "stub-rejects-every-input")
-    os.makedirs(os.path.join(rejects_inputs, "onnxruntime-node"), exist_ok=True)
-    with open(os.path.join(rejects_inputs, "onnxruntime-node/package.json"), "w") as f:
-        json.dump({"name": "onnxruntime-node", "version": "1.30.0", "main": "index.js"}, f)
-    with open(os.path.join(rejects_inputs, "onnxruntime-node/index.js"), "w") as f:
-        f.write("class Tensor { constructor(type, data, dims) { Object.assign(this, {type, data, dims}); } }\n"
-                "module.exports = {Tensor, env: {}, InferenceSession: {create: async () =>\n"
-                "  ({inputNames: [], run: async () => { throw new Error('the inputs are invalid'); }})}};\n")
+    rejects_inputs = stub_package(
+        "stub-rejects-every-input", STUB_TENSOR +
+        "module.exports = {Tensor, env: {}, InferenceSession: {create: async () =>\n"
+        "  ({inputNames: [], run: async () => { throw new Error('the inputs are invalid'); }})}};\n")
     code, output = repro(lone, rejects_inputs)
     check(code == 2 and "there is no control (taken out by the test)" in output,
           f"a must-reject folder without a control, rejected: exit 2 (got {code}): {output[-300:]}")
@@ -234,14 +241,9 @@ if mode == "onnxruntime":
     # A folder whose case has no output the package can show (no tensor, no lengths model): the
     # model is run, and a runtime that runs it cannot be told right or wrong (exit 2), while one
     # that fails on it still shows the departure (exit 1).
-    runs_all = os.path.join(work, "stub-runs-everything")
-    os.makedirs(os.path.join(runs_all, "onnxruntime-node"), exist_ok=True)
-    with open(os.path.join(runs_all, "onnxruntime-node/package.json"), "w") as f:
-        json.dump({"name": "onnxruntime-node", "version": "1.30.0", "main": "index.js"}, f)
-    with open(os.path.join(runs_all, "onnxruntime-node/index.js"), "w") as f:
-        f.write("class Tensor { constructor(type, data, dims) { Object.assign(this, {type, data, dims}); } }\n"
-                "module.exports = {Tensor, env: {}, InferenceSession: {create: async () =>\n"
-                "  ({inputNames: [], run: async () => ({})})}};\n")
+    runs_all = stub_package("stub-runs-everything", STUB_TENSOR +
+                            "module.exports = {Tensor, env: {}, InferenceSession: {create: async () =>\n"
+                            "  ({inputNames: [], run: async () => ({})})}};\n")
     valid = [f for f in folders if values_of(f)["repro"]["expect"]["kind"] != "rejected"]
     check(len(valid) > 0, "some departures are on valid cases")
     bare = copy_folder(valid[0], "no-outputs-" + os.path.basename(valid[0].rstrip("/")))
@@ -262,12 +264,8 @@ if mode == "onnxruntime":
           f"a case with no output to compare, failed: exit 1 (got {code}): {output[-300:]}")
 
     # Another version of the package: said on the first line, exit 2 unless --any-version.
-    other = os.path.join(work, "stub-other-version")
-    os.makedirs(os.path.join(other, "onnxruntime-node"), exist_ok=True)
-    with open(os.path.join(other, "onnxruntime-node/package.json"), "w") as f:
-        json.dump({"name": "onnxruntime-node", "version": "9.9.9", "main": "index.js"}, f)
-    with open(os.path.join(other, "onnxruntime-node/index.js"), "w") as f:
-        f.write("module.exports = require(%s);\n" % json.dumps(os.path.join(package_dir, "onnxruntime-node")))
+    other = stub_package("stub-other-version", "module.exports = require(%s);\n"
+                         % json.dumps(os.path.join(package_dir, "onnxruntime-node")), version="9.9.9")
     f = broken[0]
     code, output = repro(f, other)
     first = output.splitlines()[0] if output else ""
