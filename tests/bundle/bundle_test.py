@@ -79,6 +79,12 @@ def repro(folder, package_dir, *args, env_extra=None, timeout=300):
     return r.returncode, r.stdout + r.stderr
 
 
+def expect_repro(folder, package_dir, want, text, what):
+    """repro.js in folder with the package in package_dir exits `want`, saying `text`."""
+    code, output = repro(folder, package_dir)
+    check(code == want and text in output, f"{what}: exit {want} (got {code}): {output[-300:]}")
+
+
 def values_of(folder):
     with open(os.path.join(folder, "values.json")) as f:
         return json.load(f)
@@ -231,12 +237,10 @@ if mode == "onnxruntime":
         "stub-rejects-every-input", STUB_TENSOR +
         "module.exports = {Tensor, env: {}, InferenceSession: {create: async () =>\n"
         "  ({inputNames: [], run: async () => { throw new Error('the inputs are invalid'); }})}};\n")
-    code, output = repro(lone, rejects_inputs)
-    check(code == 2 and "there is no control (taken out by the test)" in output,
-          f"a must-reject folder without a control, rejected: exit 2 (got {code}): {output[-300:]}")
-    code, output = repro(lone, package_dir)
-    check(code == 1 and "DEPARTURE HOLDS" in output,
-          f"a must-reject folder without a control, run: exit 1 (got {code}): {output[-300:]}")
+    expect_repro(lone, rejects_inputs, 2, "there is no control (taken out by the test)",
+                 "a must-reject folder without a control, rejected")
+    expect_repro(lone, package_dir, 1, "DEPARTURE HOLDS",
+                 "a must-reject folder without a control, run")
 
     # A folder whose case has no output the package can show (no tensor, no lengths model): the
     # model is run, and a runtime that runs it cannot be told right or wrong (exit 2), while one
@@ -256,12 +260,9 @@ if mode == "onnxruntime":
     v["repro"].pop("lifted", None)
     with open(os.path.join(bare, "values.json"), "w") as out:
         json.dump(v, out)
-    code, output = repro(bare, runs_all)
-    check(code == 2 and "no output the package can show" in output,
-          f"a case with no output to compare, run: exit 2 (got {code}): {output[-300:]}")
-    code, output = repro(bare, stub)
-    check(code == 1 and "DEPARTURE HOLDS" in output,
-          f"a case with no output to compare, failed: exit 1 (got {code}): {output[-300:]}")
+    expect_repro(bare, runs_all, 2, "no output the package can show",
+                 "a case with no output to compare, run")
+    expect_repro(bare, stub, 1, "DEPARTURE HOLDS", "a case with no output to compare, failed")
 
     # Another version of the package: said on the first line, exit 2 unless --any-version.
     other = stub_package("stub-other-version", "module.exports = require(%s);\n"
