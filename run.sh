@@ -20,7 +20,7 @@ packages=(g++ cmake make pkg-config
   libgtest-dev libgmock-dev librapidcheck-dev libbenchmark-dev
   nlohmann-json3-dev libcli11-dev libfmt-dev libssl-dev
   python3 python3-jsonschema python3-onnx python3-yaml chromium
-  clang-14 libclang-rt-14-dev valgrind libtcmalloc-minimal4)
+  clang-14 libclang-rt-14-dev lld valgrind libtcmalloc-minimal4)
 
 # ./run.sh test also regenerates the exported models with torch.onnx (tests/exported).
 if [[ "$mode" == test ]]; then packages+=(python3-torch); fi

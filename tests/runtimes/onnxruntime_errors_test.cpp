@@ -101,9 +101,11 @@ TEST(OrtErrors, ASafeIntTrapIsInternal) {
   decided_by(error_of(*rt, model::make_model(std::move(g), 17, "", 8), {floats({3})}), "safeint");
 }
 
-// Two invariants of ORT's framework (include/onnxruntime/core/framework, core/framework): the
-// size check of Tensor::Reshape, which SplitToSequence-24 breaks on a scalar split with
-// keepdims=0 when the split is not 1, and an allocation its arena cannot make (2^50 floats).
+// An invariant of ORT's framework (include/onnxruntime/core/framework): the size check of
+// Tensor::Reshape, which SplitToSequence-24 breaks on a scalar split with keepdims=0 when the
+// split is not 1. (An allocation its arena cannot make, the other invariant the rule names, is
+// met through onnxruntime-node in onnxruntime_errors_test.py: under AddressSanitizer the
+// allocation would stop the test program itself.)
 TEST(OrtErrors, AFrameworkInvariantIsInternal) {
   REQUIRE_ORT_LIBRARY(rt);
   onnx::GraphProto g;
@@ -118,11 +120,6 @@ TEST(OrtErrors, AFrameworkInvariantIsInternal) {
       error_of(*rt, model::make_model(std::move(g), 24),
                {make_tensor(DataType::bool_, {5}), Tensor::from_values<DataType::int64>({}, {2})}),
       "framework_invariant");
-
-  auto huge = single_node("ConstantOfShape", {{"shape", tensor_type(DataType::int64)}},
-                          {{"Y", tensor_type(DataType::float32)}});
-  decided_by(error_of(*rt, huge, {Tensor::from_values<DataType::int64>({2}, {1 << 20, 1 << 30})}),
-             "framework_invariant");
 }
 
 // An operator no domain registers fails graph resolution, a check of the model: no rule on
