@@ -598,10 +598,13 @@ std::string report_to_html(const Report& r) {
   return h.str();
 }
 
-std::string index_to_html(const std::vector<IndexEntry>& entries) {
+std::string index_to_html(const std::vector<IndexEntry>& entries,
+                          const std::vector<std::pair<std::string, std::string>>& links) {
   std::ostringstream h;
   h << html_page_head("seqconf: runtimes compared");
   h << "<h1>seqconf: runtimes compared</h1>\n";
+  for (const auto& [text, href] : links)
+    h << "<p class=\"index-link\"><a href=\"" << e(href) << "\">" << e(text) << "</a></p>\n";
 
   h << "<h2>Summary</h2>\n<table class=\"index-summary\"><tr><th>runtime</th><th>version</th>"
        "<th>complete</th><th>total</th><th>passed</th><th>failed</th><th>errored</th><th>not "

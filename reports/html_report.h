@@ -20,7 +20,10 @@ struct IndexEntry {
   std::string html_link;  // where that runtime's own page is, relative to the index; or empty
   std::string json_link;  // same for its JSON report
 };
-std::string index_to_html(const std::vector<IndexEntry>& entries);
+// links: further pages of the same run, (text, href relative to the index), listed under the
+// title (the open questions page of seqconf ambiguities).
+std::string index_to_html(const std::vector<IndexEntry>& entries,
+                          const std::vector<std::pair<std::string, std::string>>& links = {});
 
 // The parts of these pages that other pages in the same look share (seqconf diff's page):
 // the document up to and including <body> (with the shared style sheet), and a status badge

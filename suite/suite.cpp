@@ -113,7 +113,7 @@ SuiteResult run_suite(const RuntimeFactory& make_runtime, const SuiteOptions& op
       options.onnx_all_ops ? BackendModels::implemented : BackendModels::sequences;
   selection.filters = options.filters;
   selection.exported = options.exported;
-  std::vector<Case> cases = select_cases(selection, &result.notes);
+  std::vector<Case> cases = options.cases ? *options.cases : select_cases(selection, &result.notes);
   for (const auto& n : result.notes) notes << "note: " << terminal_safe(n) << "\n";
   if (cases.empty() && !stop_requested())
     throw Error(ErrorCode::invalid_argument, "no case found (source " + options.source + ")");

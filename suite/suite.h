@@ -39,6 +39,9 @@ struct SuiteOptions {
   std::filesystem::path exported = default_exported_root();
   std::filesystem::path onnx_testdata;  // empty: default_onnx_testdata_root()
   std::vector<std::string> filters;     // case id globs; empty: every case
+  // The cases to run, already selected (seqconf ambiguities runs the same few cases many
+  // times); set, it replaces the selection by source and filters.
+  std::optional<std::vector<Case>> cases;
   // onnx-backend: also every model whose ops the reference all implements (--onnx-all-ops).
   bool onnx_all_ops = false;
   std::string shard;                   // "I/N"; empty: every case

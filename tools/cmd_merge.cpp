@@ -25,6 +25,7 @@ struct MergeOptions {
   std::string junit;
   std::string html;
   std::string index;
+  std::string ambiguities;  // seqconf ambiguities' page, linked from the index
 };
 
 // A link from the index page to another file, relative to the index's directory.
@@ -64,7 +65,17 @@ int run_merge(const MergeOptions& o) {
       entries.push_back(
           {std::move(parts[k]), relative_link(html, o.index), relative_link(json, o.index)});
     }
-    reports::write_file_atomic(o.index, reports::index_to_html(entries));
+    std::vector<std::pair<std::string, std::string>> links;
+    if (!o.ambiguities.empty()) {
+      const std::string href = relative_link(o.ambiguities, o.index);
+      if (href.empty()) {
+        std::cerr << "seqconf merge: --ambiguities " << o.ambiguities << ": no such file\n";
+        return kExitUsage;
+      }
+      links.push_back(
+          {"What the spec leaves open: the open questions and every runtime's answers", href});
+    }
+    reports::write_file_atomic(o.index, reports::index_to_html(entries, links));
     std::cout << "index of " << entries.size() << " runtime(s): " << o.index << "\n";
   }
   return code;
@@ -84,6 +95,8 @@ const CommandRegistrar kMerge(60, [](CLI::App& app) {
   cmd->add_option("--html", opts->html, "Write the merged report as an HTML page here");
   cmd->add_option("--index", opts->index,
                   "Write an HTML page comparing the given reports (one per runtime) here");
+  cmd->add_option("--ambiguities", opts->ambiguities,
+                  "With --index: link this page (seqconf ambiguities' ambiguities.html) from it");
   cmd->callback([opts] {
     if (opts->report.empty() && opts->junit.empty() && opts->html.empty() && opts->index.empty())
       throw CLI::ValidationError("merge", "give --report, --junit, --html and/or --index");

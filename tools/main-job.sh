@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The main job of ./run.sh: runs every case (--source all) on the reference and on every other
-# runtime `seqconf runtimes` lists, writes build/reports/<runtime>.{json,xml,html} and
+# runtime `seqconf runtimes` lists, writes build/reports/<runtime>.{json,xml,html},
+# build/reports/ambiguities.{json,md,html} (what the spec leaves open, on the same runtimes) and
 # build/reports/index.html (the runtimes side by side), and prints each summary.
 #
 # Exit status: 0 when the reference has no unexpected outcome, 1 when it has (or could not
@@ -14,7 +15,7 @@ cd "$(dirname "$0")/.."
 source tools/job-env.sh
 out="$build/reports"
 mkdir -p "$out"
-rm -f "$out"/*.json "$out"/*.xml "$out"/*.html
+rm -f "$out"/*.json "$out"/*.xml "$out"/*.html "$out"/ambiguities.md
 find_corpus
 
 # Runtimes: the reference first, then every other runtime `seqconf runtimes --json` reports
@@ -60,8 +61,25 @@ for spec in "${runtimes[@]}"; do
   if [[ "$spec" == reference && $rc -ne 0 ]]; then reference_status=1; fi
 done
 
+# What the spec leaves open: the open questions' smallest cases on the reference under each
+# policy and on the same runtimes, written as ambiguities.{json,md,html} (the .md reads as issues
+# for the spec's maintainers).
+amb_args=(ambiguities --out "$out" --jobs "$jobs")
+[[ -n "$corpus" ]] && amb_args+=(--corpus "$corpus")
+for spec in "${runtimes[@]}"; do
+  [[ "$spec" != reference ]] && amb_args+=(--runtime "$spec")
+done
+echo
+echo "== open questions: $seqconf ${amb_args[*]}"
+if ! "$seqconf" "${amb_args[@]}" >"$out/ambiguities.log" 2>&1; then
+  echo "== could not write $out/ambiguities.* (see $out/ambiguities.log)" >&2
+fi
+tail -n 40 "$out/ambiguities.log"
+
 if ((${#jsons[@]})); then
-  "$seqconf" merge "${jsons[@]}" --index "$out/index.html" >/dev/null ||
+  index_args=(merge "${jsons[@]}" --index "$out/index.html")
+  [[ -f "$out/ambiguities.html" ]] && index_args+=(--ambiguities "$out/ambiguities.html")
+  "$seqconf" "${index_args[@]}" >/dev/null ||
     echo "== could not write $out/index.html" >&2
 fi
 
@@ -96,6 +114,7 @@ print("{} {}: {} cases, {} passed, {} failed, {} errored, {} not supported, {} c
   done
 done
 [[ -f "$out/index.html" ]] && echo "  side by side: $out/index.html"
+[[ -f "$out/ambiguities.html" ]] && echo "  open questions of the spec: $out/ambiguities.{json,md,html}"
 
 if ((reference_status)); then
   echo "== the reference has unexpected outcomes: failing the job" >&2
