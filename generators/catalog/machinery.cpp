@@ -525,6 +525,12 @@ void add_sequence_map_probes(std::vector<CatalogCase>& out) {
       {"two_sequences", 2, {2, 2}, false, "", spec_passage({"SequenceMap.per_sample"})},
       {"three_sequences_tensor", 3, {2, 2, 2}, true, "", spec_passage({"SequenceMap.inputs"})},
       {"lengths_differ", 2, {2, 3}, false, "", spec_passage({"SequenceMap.same_samples"})},
+      {"lengths_shorter",
+       2,
+       {3, 2},
+       false,
+       "",
+       spec_passage({"SequenceMap.same_samples", "SequenceMap.per_sample"})},
       {"body_constant", 1, {2}, false, "constant", spec_passage({"SequenceMap.body"})},
       {"nested_loop", 1, {2}, false, "loop", spec_passage({"SequenceMap.body"})},
   };
