@@ -454,10 +454,13 @@ std::optional<Step> draw_step(const Support& support, DataType elem, const Shape
       if (s.body == gens::BodyKind::add_tensor) {
         s.extra = Value(*gens::tensor_of(elem, {}));
       } else if (s.body == gens::BodyKind::add_sequence) {
-        // Clause SequenceMap.same_samples: sometimes one more.
-        const size_t m =
-            *len +
-            (may_be_invalid && *rc::gen::weightedElement<bool>({{1, true}, {6, false}}) ? 1 : 0);
+        // Clause SequenceMap.same_samples: sometimes one fewer (rejected under both policies:
+        // sample i cannot be extracted past its end) or one more (the ambiguity
+        // sequence_map_lengths: the lenient policy reads the first samples).
+        size_t m = *len;
+        if (may_be_invalid && *rc::gen::weightedElement<bool>({{1, true}, {6, false}}))
+          m = *len > 0 && *rc::gen::weightedElement<bool>({{2, true}, {1, false}}) ? *len - 1
+                                                                                   : *len + 1;
         std::vector<Tensor> v;
         for (size_t i = 0; i < m; ++i) v.push_back(*gens::tensor_of(elem, elem_shape));
         s.extra = Value(Sequence(elem, std::move(v)));

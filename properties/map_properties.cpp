@@ -1,5 +1,5 @@
-// Properties of SequenceMap: identity body, per-sample application, length checks, and the
-// equivalence with its Loop expansion.
+// Properties of SequenceMap: identity body, per-sample application, other sequences' lengths
+// under both policies, and the equivalence with its Loop expansion.
 #include "properties/prop_util.h"
 #include "properties/properties.h"
 #include "reference/spec_clauses.h"
@@ -102,23 +102,64 @@ void equals_loop_expansion(const OpSet& ops) {
   assert_same_outputs(expanded, direct, c.kind);
 }
 
-// Clause SequenceMap.same_samples.
-void length_mismatch_rejected(const OpSet& ops) {
-  Context ctx;
-  const Sequence s = *gens::sequence();
+// Clause SequenceMap.same_samples: "Any other sequence inputs should have the same number of
+// samples." A second sequence of another length than the first, drawn shorter or longer.
+struct OtherLength {
+  Sequence first;
+  Sequence other;
+};
+
+OtherLength other_length() {
+  Sequence s = *gens::sequence();
   const size_t n = s.size();
   size_t m = *gens::uniform<size_t>(0, 6);
   if (m >= n) ++m;  // any length but n
-  const Sequence other = *gens::sequence_of_length(s.elem_type(), m);
+  Sequence other = *gens::sequence_of_length(s.elem_type(), m);
   classify_length(n);
   RC_CLASSIFY(m == 0, "second sequence empty");
   RC_CLASSIFY(m > n, "second sequence longer");
+  return {std::move(s), std::move(other)};
+}
+
+// The body returns both samples of an iteration.
+ops::SequenceMapBody both_samples(DataType d) {
   ops::SequenceMapBody body;
   body.num_inputs = 2;
-  body.output_elem_types = {s.elem_type()};
-  body.run = [](const std::vector<Value>& sample) { return std::vector<Value>{sample[0]}; };
+  body.output_elem_types = {d, d};
+  body.run = [](const std::vector<Value>& sample) { return sample; };
+  return body;
+}
+
+// Strict policy: any other length is rejected.
+void strict_rejects_any_other_length(const OpSet& ops) {
+  Context ctx;
+  ctx.policy = Policy::strict;
+  const auto [s, other] = other_length();
   assert_error({ErrorCode::sequence_length_mismatch},
-               [&] { ops.sequence_map(s, {Value(other)}, body, ctx); });
+               [&] { ops.sequence_map(s, {Value(other)}, both_samples(s.elem_type()), ctx); });
+}
+
+// Lenient policy: a shorter sequence is rejected ("a sample will be extracted from the input
+// sequence(s) at the i-th position" has nothing past its end); a longer one gives its first n
+// samples, as ONNX's function body (a Loop over the first sequence's length) reads it, and
+// records the ambiguity sequence_map_lengths.
+void lenient_reads_first_samples_of_longer(const OpSet& ops) {
+  Context ctx;
+  const auto [s, other] = other_length();
+  const size_t n = s.size();
+  if (other.size() < n) {
+    assert_error({ErrorCode::sequence_length_mismatch},
+                 [&] { ops.sequence_map(s, {Value(other)}, both_samples(s.elem_type()), ctx); });
+    return;
+  }
+  const auto got = ops.sequence_map(s, {Value(other)}, both_samples(s.elem_type()), ctx);
+  std::vector<Tensor> first_n;
+  for (size_t i = 0; i < n; ++i) first_n.push_back(other.at(i));
+  assert_same_outputs(got, {s, Sequence(other.elem_type(), std::move(first_n))},
+                      BodyKind::identity);
+  RC_LOG() << ctx.ambiguities.size() << " ambiguities recorded" << std::endl;
+  RC_ASSERT(ctx.ambiguities.size() == 1u);
+  RC_ASSERT(ctx.ambiguities[0].id == "sequence_map_lengths");
 }
 
 }  // namespace
@@ -128,8 +169,11 @@ void add_map_properties(std::vector<PropertyDef>& out) {
       {"SequenceMap/IdentityIsIdentity", spec_text({"SequenceMap.order"}), identity_is_identity});
   out.push_back({"SequenceMap/EqualsBodyAppliedPerSample", spec_text({"SequenceMap.per_sample"}),
                  equals_body_applied_per_sample});
-  out.push_back({"SequenceMap/LengthMismatchRejected", spec_text({"SequenceMap.same_samples"}),
-                 length_mismatch_rejected});
+  out.push_back({"SequenceMap/StrictRejectsAnyOtherLength", spec_text({"SequenceMap.same_samples"}),
+                 strict_rejects_any_other_length});
+  out.push_back({"SequenceMap/LenientReadsFirstSamplesOfLonger",
+                 spec_text({"SequenceMap.same_samples", "SequenceMap.per_sample"}),
+                 lenient_reads_first_samples_of_longer});
   out.push_back({"SequenceMap/EqualsLoopExpansion",
                  "SequenceMap-17 has a context-dependent function body (a Loop over the "
                  "samples); the node and its expansion give the same outputs.",

@@ -8,6 +8,16 @@ std::string spec_quote(std::string_view id) {
   return "\"" + std::string(s) + "\"";
 }
 
+std::string sequence_map_longer_note() {
+  return "another sequence input longer than the first: the spec says " +
+         spec_quote("SequenceMap.same_samples") +
+         " (should, not must), and ONNX's own function body for SequenceMap-17 (a Loop over the "
+         "first sequence's length, SequenceAt on the others), which ONNX Runtime runs, reads the "
+         "first samples of a longer one. Lenient policy (the expectation): sample i of every "
+         "sequence input for i below the first's length, the further tensors unused. Strict "
+         "policy: sequence_length_mismatch.";
+}
+
 std::vector<KeyTensor> mixed_elements(size_t n) {
   const std::vector<Shape> shapes = {{2}, {}, {2, 3}, {0, 2, 1}, {1, 2, 1, 2}};
   std::vector<KeyTensor> v;

@@ -18,6 +18,10 @@ inline constexpr std::array<DataType, 3> kRepresentativeTypes = {DataType::float
 // A clause's sentence in double quotes, without its final period (for notes that quote it).
 std::string spec_quote(std::string_view id);
 
+// SequenceMap with another sequence input longer than the first (sequence_map.cpp and the
+// machinery probe lengths_differ): what is ambiguous and which policy expects what.
+std::string sequence_map_longer_note();
+
 // The first n of the sequence elements used throughout: shapes [2], [], [2,3], [0,2,1],
 // [1,2,1,2] (rank 1, scalar, rank 2, zero-size rank 3, rank 4), element i with keys from
 // 20*i + 1.

@@ -486,9 +486,18 @@ CatalogCase map_case(const MapConfig& k) {
   c.spec = k.spec;
   const bool same = std::all_of(k.lengths.begin(), k.lengths.end(),
                                 [&](int l) { return l == k.lengths.front(); });
-  if (!same) {
+  const bool shorter =
+      std::any_of(k.lengths.begin(), k.lengths.end(), [&](int l) { return l < k.lengths.front(); });
+  if (shorter) {
+    // "a sample will be extracted from the input sequence(s) at the i-th position": none past
+    // the end of a shorter sequence, under both policies.
     c.error = ErrorCode::sequence_length_mismatch;
   } else {
+    if (!same) {
+      c.ambiguous = true;
+      c.ambiguity = sequence_map_longer_note();
+      c.strict_error = ErrorCode::sequence_length_mismatch;
+    }
     // Sample i: the sum over sequence inputs k of [100 k + 10 i + 1, 100 k + 10 i + 2], plus t,
     // the bias or the ones; a nested Loop stacks it twice.
     std::vector<Tensor> samples;
@@ -516,6 +525,12 @@ void add_sequence_map_probes(std::vector<CatalogCase>& out) {
       {"two_sequences", 2, {2, 2}, false, "", spec_passage({"SequenceMap.per_sample"})},
       {"three_sequences_tensor", 3, {2, 2, 2}, true, "", spec_passage({"SequenceMap.inputs"})},
       {"lengths_differ", 2, {2, 3}, false, "", spec_passage({"SequenceMap.same_samples"})},
+      {"lengths_shorter",
+       2,
+       {3, 2},
+       false,
+       "",
+       spec_passage({"SequenceMap.same_samples", "SequenceMap.per_sample"})},
       {"body_constant", 1, {2}, false, "constant", spec_passage({"SequenceMap.body"})},
       {"nested_loop", 1, {2}, false, "loop", spec_passage({"SequenceMap.body"})},
   };

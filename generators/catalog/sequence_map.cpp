@@ -341,9 +341,18 @@ CatalogCase map_case(const Config& config) {
   *c.node.add_attribute() = model::graph_attribute("body", std::move(g));
 
   if (!same) {
-    c.error = ErrorCode::sequence_length_mismatch;
     c.spec = kSameSamples;
-    return c;
+    bool shorter = false;
+    for (size_t len : lengths) shorter = shorter || len < n;
+    // "a sample will be extracted from the input sequence(s) at the i-th position": a shorter
+    // sequence has none past its end, under both policies.
+    if (shorter) {
+      c.error = ErrorCode::sequence_length_mismatch;
+      return c;
+    }
+    c.ambiguous = true;
+    c.ambiguity = sequence_map_longer_note();
+    c.strict_error = ErrorCode::sequence_length_mismatch;
   }
   // Expected outputs: the body applied to each sample, derived on keys. In iteration i, x<k>
   // holds sample i of sequence input k, or the whole tensor input after the sequences.
@@ -370,7 +379,7 @@ CatalogCase map_case(const Config& config) {
     }
     c.outputs.push_back(Sequence(out_types[j], std::move(out)));
   }
-  c.spec = n == 0 ? body.spec_no_samples : body.spec;
+  if (same) c.spec = n == 0 ? body.spec_no_samples : body.spec;
   return c;
 }
 
@@ -387,7 +396,8 @@ void add_sequence_map_cases(std::vector<CatalogCase>& out) {
   std::vector<Config> with_constants = {{"constant", {0}, DataType::float32}};
   for (DataType d : kAllDataTypes)
     if (addable_type(d)) with_constants.push_back({"add_folded", {3}, d});
-  // Sequence inputs of different lengths.
+  // Sequence inputs of different lengths: another one shorter than the first (must-reject), or
+  // longer (ambiguous: the lenient expectation reads its first n samples).
   const auto mismatched = Params<Config>{
       {"identity2", {3, 2}},
       {"identity2", {2, 3}},

@@ -11,12 +11,13 @@
 #include <string>
 
 #include "reference/ops/ops.h"
+#include "reference/spec_clauses.h"
 
 namespace seqconf::ops {
 
 std::vector<Sequence> SequenceMap(const Sequence& input_sequence,
                                   const std::vector<Value>& additional_inputs,
-                                  const SequenceMapBody& body, Context& /*ctx*/) {
+                                  const SequenceMapBody& body, Context& ctx) {
   // Clause SequenceMap.sequence_types (S: input_sequence and out_sequence) and
   // SequenceMap.additional_types (V: the other inputs).
   check_any_tensor_type(
@@ -53,10 +54,22 @@ std::vector<Sequence> SequenceMap(const Sequence& input_sequence,
       throw Error(ErrorCode::not_a_tensor, "SequenceMap: input " + std::to_string(k + 1) +
                                                " must be a tensor or a sequence, got " +
                                                in.describe());
-    if (in.is_sequence() && in.sequence().size() != samples)
-      throw Error(ErrorCode::sequence_length_mismatch,
-                  "SequenceMap: input 0 has " + std::to_string(samples) + " samples but input " +
-                      std::to_string(k + 1) + " has " + std::to_string(in.sequence().size()));
+    if (!in.is_sequence() || in.sequence().size() == samples) continue;
+    const size_t length = in.sequence().size();
+    const std::string lengths = "input 0 has " + std::to_string(samples) + " samples but input " +
+                                std::to_string(k + 1) + " has " + std::to_string(length);
+    // Shorter: "a sample will be extracted from the input sequence(s) at the i-th position"
+    // has no tensor to extract from it at the positions past its end, under both policies.
+    // Longer: "should have the same number of samples" is a recommendation; ONNX's own function
+    // body for SequenceMap-17 (a Loop over the first sequence's length, SequenceAt on the
+    // others) reads the first samples of a longer one. Lenient policy accepts it and records
+    // the ambiguity; strict policy rejects it.
+    if (length < samples || ctx.policy == Policy::strict)
+      throw Error(ErrorCode::sequence_length_mismatch, "SequenceMap: " + lengths);
+    ctx.note({"sequence_map_lengths", "SequenceMap",
+              std::string(spec_clause("SequenceMap.same_samples").sentence),
+              lengths + ": its first " + std::to_string(samples) +
+                  " samples are read, the others are not used (lenient policy)"});
   }
   // One pass over the samples; each output grows by one tensor handle per sample (linear in
   // the sample count: no copy of the sequences built so far).

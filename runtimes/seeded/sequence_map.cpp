@@ -1,30 +1,37 @@
-// Seeded defects of SequenceMap. The spec: "All input sequences must have the same length."
-// and the body's outputs give the element types of the output sequences ("Note that the body
-// graph's output types must match the output sequences' element types").
+// Seeded defects of SequenceMap. The spec: "The length of the first input sequence will
+// determine the number of samples in the outputs. Any other sequence inputs should have the
+// same number of samples." "For each i-th element in the output, a sample will be extracted
+// from the input sequence(s) at the i-th position and the sub-graph will be applied to it." "The
+// outputs will contain the outputs of the sub-graph for each sample"; out_sequence's element
+// types are those of the body's outputs, with or without samples.
 #include "runtimes/seeded/seeded.h"
 
 namespace seqconf::seeded {
 
 std::vector<Defect> sequence_map_defects() {
   std::vector<Defect> d;
-  d.push_back({"map.lengths_unchecked",
+  d.push_back({"map.shorter_read_cyclically",
                "SequenceMap",
-               "additional sequences longer than the first are cut to its length instead of "
-               "being rejected",
-               "kernels that iterate over the first sequence only",
+               "an additional sequence shorter than the first is read cyclically (sample i at "
+               "position i modulo its length) instead of being rejected",
+               "kernels that wrap the sample index into each sequence's range instead of "
+               "checking it",
                {[](const interp::NodeCall& c) -> std::optional<std::vector<Value>> {
                  if (!is_on_sequence(c, "SequenceMap")) return std::nullopt;
                  const size_t n = c.inputs[0]->sequence().size();
                  std::vector<std::optional<Value>> in = c.inputs;
-                 bool cut = false;
-                 for (size_t i = 1; i < in.size(); ++i) {
-                   if (!in[i] || !in[i]->is_sequence() || in[i]->sequence().size() <= n) continue;
-                   std::vector<Tensor> ts = in[i]->sequence().tensors();
-                   ts.resize(n);
-                   in[i] = Sequence(in[i]->sequence().elem_type(), std::move(ts));
-                   cut = true;
+                 bool wrapped = false;
+                 for (size_t k = 1; k < in.size(); ++k) {
+                   // An empty sequence has no position to wrap to: left to the reference.
+                   if (!in[k] || !in[k]->is_sequence()) continue;
+                   const std::vector<Tensor>& ts = in[k]->sequence().tensors();
+                   if (ts.empty() || ts.size() >= n) continue;
+                   std::vector<Tensor> cycled;
+                   for (size_t i = 0; i < n; ++i) cycled.push_back(ts[i % ts.size()]);
+                   in[k] = Sequence(in[k]->sequence().elem_type(), std::move(cycled));
+                   wrapped = true;
                  }
-                 if (!cut) return std::nullopt;
+                 if (!wrapped) return std::nullopt;
                  return c.reference(in);
                }}});
   d.push_back({"map.empty_output_loses_type",

@@ -418,7 +418,7 @@ TEST(Mutate, MutationsAloneReachSeededDefects) {
   auto reference = make_runtime("reference");
   for (const char* defect :
        {"insert.at_length_goes_front", "erase.default_erases_first", "at.negative_off_by_one",
-        "split.empty_split_as_absent", "split.keepdims_0_ignored", "map.lengths_unchecked"}) {
+        "split.empty_split_as_absent", "split.keepdims_0_ignored", "map.shorter_read_cyclically"}) {
     auto runtime = make_runtime(std::string("seeded=") + defect);
     ASSERT_EQ(evaluate(start, *reference, *runtime).verdict, Verdict::agree_outputs) << defect;
     const size_t found = mutations_to_find(*runtime, start, 20000);

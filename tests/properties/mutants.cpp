@@ -269,10 +269,11 @@ Mutant map_empty_output_is_float() {
 }
 
 Mutant map_length_unchecked() {
-  Mutant m{"map_length_unchecked",
-           "SequenceMap runs over the shorter length when sequence inputs differ in length",
-           reference_ops(),
-           {"SequenceMap/LengthMismatchRejected"}};
+  Mutant m{
+      "map_length_unchecked",
+      "SequenceMap runs over the shorter length when sequence inputs differ in length",
+      reference_ops(),
+      {"SequenceMap/StrictRejectsAnyOtherLength", "SequenceMap/LenientReadsFirstSamplesOfLonger"}};
   m.ops.sequence_map = [](const Sequence& s, const std::vector<Value>& extra,
                           const ops::SequenceMapBody& body, Context& ctx) {
     size_t n = s.size();
@@ -287,6 +288,35 @@ Mutant map_length_unchecked() {
     for (Value& v : cut)
       if (v.is_sequence()) v = first_n(v.sequence());
     return ops::SequenceMap(first_n(s), cut, body, ctx);
+  };
+  return m;
+}
+
+Mutant map_longer_rejected() {
+  Mutant m{"map_longer_rejected",
+           "SequenceMap rejects a longer second sequence whatever the policy",
+           reference_ops(),
+           {"SequenceMap/LenientReadsFirstSamplesOfLonger"}};
+  m.ops.sequence_map = [](const Sequence& s, const std::vector<Value>& extra,
+                          const ops::SequenceMapBody& body, Context& ctx) {
+    Context strict = ctx;
+    strict.policy = Policy::strict;
+    return ops::SequenceMap(s, extra, body, strict);
+  };
+  return m;
+}
+
+Mutant map_longer_not_noted() {
+  Mutant m{"map_longer_not_noted",
+           "SequenceMap reads the first samples of a longer second sequence without recording "
+           "the ambiguity",
+           reference_ops(),
+           {"SequenceMap/LenientReadsFirstSamplesOfLonger"}};
+  m.ops.sequence_map = [](const Sequence& s, const std::vector<Value>& extra,
+                          const ops::SequenceMapBody& body, Context& ctx) {
+    auto out = ops::SequenceMap(s, extra, body, ctx);
+    ctx.ambiguities.clear();
+    return out;
   };
   return m;
 }
@@ -390,6 +420,8 @@ std::vector<Mutant> all_mutants() {
           map_reverses_samples(),
           map_empty_output_is_float(),
           map_length_unchecked(),
+          map_longer_rejected(),
+          map_longer_not_noted(),
           empty_sequence_decoded_as_float(),
           concat_stacks_on_last_axis(),
           concat_new_axis_negative_against_r(),

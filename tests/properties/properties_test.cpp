@@ -88,8 +88,11 @@ RC_GTEST_PROP(SequenceMap, EqualsBodyAppliedPerSample, ()) {
 RC_GTEST_PROP(SequenceMap, EqualsLoopExpansion, ()) {
   check_on_reference("SequenceMap/EqualsLoopExpansion");
 }
-RC_GTEST_PROP(SequenceMap, LengthMismatchRejected, ()) {
-  check_on_reference("SequenceMap/LengthMismatchRejected");
+RC_GTEST_PROP(SequenceMap, StrictRejectsAnyOtherLength, ()) {
+  check_on_reference("SequenceMap/StrictRejectsAnyOtherLength");
+}
+RC_GTEST_PROP(SequenceMap, LenientReadsFirstSamplesOfLonger, ()) {
+  check_on_reference("SequenceMap/LenientReadsFirstSamplesOfLonger");
 }
 
 // The companion operators

@@ -70,16 +70,89 @@ TEST(SequenceMap, BodyChangingTheType) {
   EXPECT_TRUE(out[0].at(2).identical(i64_vec({})));
 }
 
-// Clause SequenceMap.same_samples.
-TEST(SequenceMap, SequenceLengthMismatch) {
-  Context ctx;
+// Clause SequenceMap.same_samples: "Any other sequence inputs should have the same number of
+// samples." Sequences of one float each: [1], [2] and [10], [20], [30].
+Sequence floats(std::vector<float> values) {
+  std::vector<Tensor> v;
+  for (float x : values) v.push_back(f32({1}, {x}));
+  return Sequence(DataType::float32, std::move(v));
+}
+
+std::vector<Sequence> map_two(const Sequence& first, const Sequence& other, Context& ctx) {
+  return ops::SequenceMap(first, {Value(other)},
+                          identity_body(2, {DataType::float32, DataType::float32}), ctx);
+}
+
+// A longer other sequence: "should", not "must"; ONNX's function body reads its first n samples.
+TEST(SequenceMap, LongerSequenceIsAnAmbiguity) {
+  Context lenient;
+  const auto out = map_two(floats({1, 2}), floats({10, 20, 30}), lenient);
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_TRUE(out[0].identical(floats({1, 2})));
+  EXPECT_TRUE(out[1].identical(floats({10, 20})));
+  ASSERT_EQ(lenient.ambiguities.size(), 1u);
+  const Ambiguity& a = lenient.ambiguities[0];
+  EXPECT_EQ(a.id, "sequence_map_lengths");
+  EXPECT_EQ(a.op, "SequenceMap");
+  EXPECT_EQ(a.spec_sentence, "Any other sequence inputs should have the same number of samples.");
+  EXPECT_NE(a.detail.find("input 0 has 2 samples but input 1 has 3"), std::string::npos)
+      << a.detail;
+
+  Context strict;
+  strict.policy = Policy::strict;
   const auto msg = expect_error(ErrorCode::sequence_length_mismatch, [&] {
-    ops::SequenceMap(make_sequence(DataType::float32, 3),
-                     {Value(make_sequence(DataType::float32, 2))},
-                     identity_body(2, {DataType::float32, DataType::float32}), ctx);
+    map_two(floats({1, 2}), floats({10, 20, 30}), strict);
   });
-  EXPECT_NE(msg.find("3"), std::string::npos);
-  EXPECT_NE(msg.find("2"), std::string::npos);
+  EXPECT_NE(msg.find("input 0 has 2 samples but input 1 has 3"), std::string::npos) << msg;
+  EXPECT_TRUE(strict.ambiguities.empty());
+}
+
+// No samples: a longer other sequence gives empty outputs under the lenient policy.
+TEST(SequenceMap, LongerThanAnEmptyFirstSequence) {
+  Context lenient;
+  const auto out = map_two(floats({}), floats({10}), lenient);
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_TRUE(out[0].empty());
+  EXPECT_TRUE(out[1].empty());
+  ASSERT_EQ(lenient.ambiguities.size(), 1u);
+  EXPECT_EQ(lenient.ambiguities[0].id, "sequence_map_lengths");
+  Context strict;
+  strict.policy = Policy::strict;
+  expect_error(ErrorCode::sequence_length_mismatch,
+               [&] { map_two(floats({}), floats({10}), strict); });
+}
+
+// A shorter other sequence: "a sample will be extracted from the input sequence(s) at the i-th
+// position" has nothing to extract past its end, under both policies.
+TEST(SequenceMap, ShorterSequenceIsRejected) {
+  for (Policy policy : {Policy::lenient, Policy::strict}) {
+    Context ctx;
+    ctx.policy = policy;
+    const auto msg = expect_error(ErrorCode::sequence_length_mismatch, [&] {
+      map_two(floats({1, 2, 3}), floats({10, 20}), ctx);
+    });
+    EXPECT_NE(msg.find("input 0 has 3 samples but input 1 has 2"), std::string::npos) << msg;
+    EXPECT_TRUE(ctx.ambiguities.empty());
+    expect_error(ErrorCode::sequence_length_mismatch,
+                 [&] { map_two(floats({1}), floats({}), ctx); });
+  }
+}
+
+// Equal lengths are no ambiguity.
+TEST(SequenceMap, EqualLengthsRecordNothing) {
+  Context ctx;
+  map_two(floats({1, 2}), floats({10, 20}), ctx);
+  EXPECT_TRUE(ctx.ambiguities.empty());
+}
+
+// Three sequences: the third shorter is rejected even where the second is longer.
+TEST(SequenceMap, EverySequenceInputIsChecked) {
+  Context ctx;
+  expect_error(ErrorCode::sequence_length_mismatch, [&] {
+    ops::SequenceMap(floats({1, 2}), {Value(floats({10, 20, 30})), Value(floats({5}))},
+                     identity_body(3, {DataType::float32, DataType::float32, DataType::float32}),
+                     ctx);
+  });
 }
 
 // Clause SequenceMap.arity.

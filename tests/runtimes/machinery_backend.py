@@ -151,8 +151,11 @@ def scan(node, scope, args, attrs):
 def sequence_map(node, scope, args, attrs):
     body = attrs["body"]
     n = len(args[0])
-    if any(isinstance(a, list) and len(a) != n for a in args[1:]):
-        raise ValueError("SequenceMap: sequence inputs of different lengths")
+    # "a sample will be extracted from the input sequence(s) at the i-th position": a shorter
+    # sequence has none past its end; a longer one is read for its first n samples (the lenient
+    # reading of "should have the same number of samples", ambiguity sequence_map_lengths).
+    if any(isinstance(a, list) and len(a) < n for a in args[1:]):
+        raise ValueError("SequenceMap: a sequence input shorter than the first")
     parent = None if "body_outer_scope" in defects() else scope
     outs = [[] for _ in body.output]
     for i in range(n):
