@@ -141,16 +141,18 @@ std::vector<OpenQuestion> make_questions() {
     OpenQuestion e;
     e.id = "scan_output_stacking";
     e.status = "wording";
-    e.title = "Loop: is a scan output concatenated or stacked?";
-    e.operators = {{"Loop", {11, 13, 16}}};
+    e.title = "Loop and Scan: is a scan output concatenated or stacked?";
+    e.operators = {{"Loop", {11, 13, 16}}, {"Scan", {9, 11, 16}}};
     e.sentences = {clause("Loop.scan_outputs", "Loop-13, description"),
                    {"", "Loop-13, description (pseudo-code)",
-                    "user_defined_vals[i] = user_defined_val // accumulate scan-output values"}};
+                    "user_defined_vals[i] = user_defined_val // accumulate scan-output values"},
+                   clause("Scan.scan_output", "Scan-16, description")};
     e.readings = {
         {"spec", "both",
-         "stacked: one slice per iteration on a new first axis ([3, 4] over 2 iterations gives "
-         "[2, 3, 4])",
-         "the pseudo-code; ONNX's shape inference; ONNX's test_loop11; ONNX Runtime"},
+         "stacked: one slice per iteration on a new axis, Loop's first, Scan's scan output "
+         "axis (0 by default) ([3, 4] over 2 iterations gives [2, 3, 4])",
+         "the pseudo-code; ONNX's shape inference; ONNX's test_loop11 and test_scan9_sum; ONNX "
+         "Runtime"},
         {"concatenated", "",
          "concatenated along the values' first axis ([3, 4] over 2 iterations gives [6, 4]): "
          "the sentence read literally",
@@ -158,6 +160,9 @@ std::vector<OpenQuestion> make_questions() {
     };
     e.onnx = {{"onnx/backend/test/data/node/test_loop11 (ONNX 1.12)",
                "a scan output of shape [1] per iteration over 5 iterations is expected as [5, 1]: "
+               "stacked"},
+              {"onnx/backend/test/data/node/test_scan9_sum (ONNX 1.12)",
+               "a scan output element of shape [2] over 3 iterations is expected as [3, 2]: "
                "stacked"},
               {"onnx/defs/controlflow/utils.cc",
                "shape inference adds a first dimension for the number of iterations: stacked"}};
@@ -167,8 +172,11 @@ std::vector<OpenQuestion> make_questions() {
         "Both policies expect the stacked form.";
     e.proposal =
         "\"Each scan_output is created by stacking the value of the specified output value at "
-        "the end of each iteration of the loop along a new first axis.\"";
-    e.case_globs = {"corpus/Loop/probe=scan_rank*", "onnx-backend/node/test_loop11"};
+        "the end of each iteration of the loop along a new first axis.\" (Loop), and for "
+        "Scan: \"... produced by stacking the scan_output_element values ... along the scan "
+        "output axis.\"";
+    e.case_globs = {"corpus/Loop/probe=scan_rank*", "corpus/Scan/probe=forward/*",
+                    "onnx-backend/node/test_loop11", "onnx-backend/node/test_scan9_sum"};
     q.push_back(std::move(e));
   }
   {
