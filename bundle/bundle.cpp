@@ -15,6 +15,7 @@
 #include "bundle/rerun.h"
 #include "bundle/source.h"
 #include "cases/case.h"
+#include "harness/localize.h"
 #include "reference/error.h"
 #include "reference/proto.h"
 #include "runtimes/memcheck.h"
@@ -248,6 +249,40 @@ std::vector<Bundled> write_bundles(const BundleOptions& o, std::ostream& log) {
       write_bytes(b.folder / "onnxruntime_errors.json", std::string(onnxruntime_errors_json()));
       b.repro_js = true;
     }
+    // A departure localized to a node (harness/localize.h): that node alone, on the runtime's
+    // own values, is the smallest model for the runtime's team; the whole model stays beside it.
+    std::string node_readme;
+    if (const auto it = s.record.find(chosen->id);
+        it != s.record.end() && it->second->outcome.localization &&
+        it->second->outcome.localization->kind == "node" && rerunner.runtime()) {
+      const Localization l = localize(lc.model, ds.inputs, *rerunner.runtime(),
+                                      {s.meaning.policy, s.meaning.host, chosen->source});
+      if (l.kind == "node" && l.repro) {
+        const fs::path node = b.folder / "node";
+        fs::create_directories(node / "test_data_set_0", ec);
+        write_bytes(node / "model.onnx", model_bytes(l.repro->model));
+        const onnx::GraphProto& ng = l.repro->model.graph();
+        for (size_t k = 0; k < l.repro->inputs.size(); ++k)
+          write_bytes(node / "test_data_set_0" / ("input_" + std::to_string(k) + ".pb"),
+                      value_to_bytes(l.repro->inputs[k], TensorEncoding::raw_data,
+                                     ng.input(static_cast<int>(k)).name()));
+        for (size_t k = 0; k < l.repro->spec_outputs.size(); ++k)
+          write_bytes(node / "test_data_set_0" / ("output_" + std::to_string(k) + ".pb"),
+                      value_to_bytes(l.repro->spec_outputs[k], TensorEncoding::raw_data,
+                                     ng.output(static_cast<int>(k)).name()));
+        values["node"] = {{"label", l.label},     {"op", l.op},      {"version", l.version},
+                          {"got", l.got},         {"spec", l.spec},  {"runtime", l.runtime},
+                          {"message", l.message}, {"folder", "node"}};
+        node_readme = "\n## The node at fault\n\n" + l.label +
+                      " departs on the runtime's own values: it got " + l.got +
+                      "; the spec gives " + l.spec + "; the runtime gave " + l.runtime + " (" +
+                      l.message +
+                      "). `node/` holds that node alone as a model, with the values "
+                      "the runtime gave it as `test_data_set_0/input_*.pb` and what the spec gives "
+                      "for them as `output_*.pb`: the smallest model that shows the departure. The "
+                      "whole model is `model.onnx`.\n";
+      }
+    }
     write_bytes(b.folder / "values.json",
                 values.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
 
@@ -265,7 +300,7 @@ std::vector<Bundled> write_bundles(const BundleOptions& o, std::ostream& log) {
               memory_error,
               control_id,
               no_control};
-    write_bytes(b.folder / "README.md", readme(s, w));
+    write_bytes(b.folder / "README.md", readme(s, w) + node_readme);
     log << (b.reproduced ? "wrote "
                          : "wrote (" + (b.note.empty() ? std::string("?") : b.note) + ") ")
         << b.folder.string() << "  <- " << chosen->id << "\n";

@@ -38,6 +38,8 @@ class Rerunner {
   // departs when memcheck reports an error again.
   Rerun run(const Case& c, const LoadedCase& lc, const std::vector<Expected>& expected,
             std::optional<MemoryError> memory_error);
+  // The runtime cases run again on (isolated); null when nothing runs again.
+  Runtime* runtime() { return runtime_.get(); }
 
  private:
   Runtime* under_memcheck();

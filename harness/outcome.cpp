@@ -134,6 +134,9 @@ std::string outcome_line(const Outcome& o) {
   s += " " + o.case_id;
   if (o.reason != Reason::none) s += " [" + std::string(reason_name(o.reason)) + "]";
   if (!o.message.empty()) s += " " + o.message;
+  if (o.localization && o.localization->kind == "node")
+    s += "; from " + o.localization->label +
+         ", on the runtime's own values: " + o.localization->message;
   return terminal_safe(s);
 }
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -154,6 +155,30 @@ struct ExportedVerdicts {
 std::string end_to_end_layer(Status runtime, const Judgement& exporter,
                              const Judgement& end_to_end);
 
+struct NodeRepro;  // harness/localize.h
+
+// Where on a model a runtime's departure comes from (harness/localize.h), found on the runtime's
+// own intermediate values.
+struct Localization {
+  // "node": the node at fault below; "none": every node gives, on the runtime's own values,
+  // what the spec gives (the departure is in the values the runtime reads or returns);
+  // "unavailable": the runtime could not return its intermediate values (why says so).
+  std::string kind;
+  int index = -1;          // the node's index in the main graph
+  std::string name;        // the node's name (may be empty)
+  std::string op;          // its operator
+  int64_t version = 0;     // the operator version it runs at
+  std::string label;       // "node 1 (SplitToSequence-13 'unbind')"
+  bool machinery = false;  // a node with a body (Loop, If, Scan, SequenceMap): its machinery's
+  std::string got;         // what the runtime gave the node (its inputs)
+  std::string spec;        // what the spec gives for those inputs
+  std::string runtime;     // what the runtime's node gave
+  std::string message;     // how they differ, or why there is no node
+  // kind node: the node alone as a model, with the runtime's values as its inputs (not in the
+  // JSON report: a bundle writes it as the smallest reproducer).
+  std::shared_ptr<const NodeRepro> repro;
+};
+
 struct Outcome {
   std::string case_id;
   std::string source;  // onnx-backend | corpus | exported | fuzz
@@ -189,6 +214,9 @@ struct Outcome {
   std::optional<Attribution> attribution;
   // An exported case's exporter and end-to-end verdicts (ExportedVerdicts).
   std::optional<ExportedVerdicts> exported;
+  // A model on which the runtime departs: the node its departure comes from, on its own values
+  // (RunOptions::localize).
+  std::optional<Localization> localization;
   // The first memory error valgrind memcheck saw while the runtime prepared and ran the case
   // (seqconf run --memcheck); the outcome is then fail, memory_error.
   std::optional<MemoryError> memory_error;

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "harness/compare.h"
+#include "harness/localize.h"
 #include "harness/oracle.h"
 #include "harness/static_checks.h"
 #include "reference/error.h"
@@ -124,7 +125,12 @@ void rejected(Outcome& o, const RunError& e, const std::optional<std::string>& e
 struct ExportedCase {
   ExportedVerdicts verdicts;
   CaseMeaning meaning;
+  // The framework's outputs of each data set; empty where the folder gives none (a model with
+  // its inputs only: the runtime is judged against the spec alone).
   std::vector<std::vector<Value>> framework_outputs;
+  // Some data set gives the framework's outputs: the exporter and end-to-end verdicts have
+  // something to compare; else both stay skipped.
+  bool framework_given = false;
   // No data set could be judged (an operator the reference lacks with no host, a limit, a random
   // draw, a host that failed): the case is not judged. A data set that could not be judged beside
   // one that could leaves the case judged on the others.
@@ -161,9 +167,12 @@ ExportedCase judge_exporter(const Case& c, LoadedCase& lc, const OracleOptions& 
     DataSet& ds = lc.data_sets[k];
     ex.framework_outputs.push_back(std::move(ds.outputs));
     ds.outputs.clear();
+    const bool framework = !ex.framework_outputs.back().empty();
+    ex.framework_given = ex.framework_given || framework;
     const Meaning& m = ex.meaning.data_sets[k];
     Judgement& j = ex.verdicts.exporter;
     if (!m.judged()) continue;
+    if (m.rejected() && !framework) continue;
     if (m.rejected()) {
       // The spec rejects the model or its inputs; the framework ran the program.
       if (j.status != Status::pass) continue;
@@ -186,6 +195,7 @@ ExportedCase judge_exporter(const Case& c, LoadedCase& lc, const OracleOptions& 
       continue;
     }
     ds.outputs = m.outputs;
+    if (!framework) continue;
     const Comparison cmp = compare_outputs(ex.framework_outputs.back(), ds.outputs, c.comparison);
     if (!cmp.ok && j.status == Status::pass)
       j = {Status::fail, cmp.reason,
@@ -201,6 +211,11 @@ ExportedCase judge_exporter(const Case& c, LoadedCase& lc, const OracleOptions& 
     j = {Status::fail, first.element_type ? Reason::dtype_mismatch : Reason::shape_mismatch,
          ds.name + ": the framework's output departs from the model's declaration: " + first.text};
   }
+  // No data set gives the framework's outputs: nothing to judge the exporter by.
+  if (!ex.framework_given)
+    ex.verdicts.exporter = {Status::skipped, Reason::none,
+                            "no output_K.pb: the framework's outputs are not given, the runtime "
+                            "is judged against the spec alone"};
   if (ex.meaning.judged() == 0) {
     const Meaning& gap = *ex.meaning.first_gap();
     const std::string where =
@@ -281,8 +296,8 @@ Outcome run_case(const Case& c, Runtime& runtime, const RunOptions& options,
       o.static_checks_not_applicable = checks->not_applicable();
     }
     if (ex) {
-      if (ex->verdicts.end_to_end.status == Status::skipped && o.status != Status::skipped &&
-          o.reason != Reason::load_error)
+      if (ex->framework_given && ex->verdicts.end_to_end.status == Status::skipped &&
+          o.status != Status::skipped && o.reason != Reason::load_error)
         ex->verdicts.end_to_end.status = Status::pass;
       for (const auto& [op, n] : ex->meaning.delegated) o.delegated[op] += n;
       if (!ex->meaning.host.empty()) o.host = ex->meaning.host;
@@ -306,14 +321,8 @@ Outcome run_case(const Case& c, Runtime& runtime, const RunOptions& options,
     return finish();
   }
   if (c.exported()) {
-    for (const auto& ds : lc.data_sets)
-      if (ds.outputs.empty()) {
-        o.status = Status::error;
-        o.reason = Reason::load_error;
-        o.message = (c.dir / ds.name).string() + ": no output_K.pb (the framework's outputs)";
-        o.exported = ExportedVerdicts{};
-        return finish();
-      }
+    // A data set without output_K.pb is judged against the spec alone (a runtime engineer's
+    // model with its inputs only).
     ex = judge_exporter(c, lc, {options.strict ? Policy::strict : Policy::lenient, options.host});
     // The model is must-reject under the spec when the spec rejects every data set it judges.
     if (ex->meaning.must_reject())
@@ -351,7 +360,8 @@ Outcome run_case(const Case& c, Runtime& runtime, const RunOptions& options,
     prep_error.message = std::string("exception while preparing: ") + e.what();
   }
   if (!prepared) {
-    if (ex) ex->verdicts.end_to_end = rejected_end_to_end("model.onnx", prep_error);
+    if (ex && ex->framework_given)
+      ex->verdicts.end_to_end = rejected_end_to_end("model.onnx", prep_error);
     rejected(o, prep_error, expected_code);
     if (o.status != Status::pass) o.message = (c.dir / "model.onnx").string() + ": " + o.message;
     return finish();
@@ -359,6 +369,8 @@ Outcome run_case(const Case& c, Runtime& runtime, const RunOptions& options,
   // The first data set that does not pass decides the outcome. An exported case runs every data
   // set all the same (its end-to-end verdict needs them), unless the runtime died or hung.
   bool decided = false;
+  // The data set whose values departed first (localized below).
+  std::optional<size_t> departed;
   for (size_t k = 0; k < lc.data_sets.size(); ++k) {
     const DataSet& ds = lc.data_sets[k];
     const std::optional<std::string> code = expected_code_of(k);
@@ -375,7 +387,8 @@ Outcome run_case(const Case& c, Runtime& runtime, const RunOptions& options,
         o.ambiguities.push_back(a);
     for (const auto& [op, n] : r.delegated) o.delegated[op] += n;
     if (!r.host.empty()) o.host = r.host;
-    if (ex && ex->verdicts.end_to_end.status == Status::skipped) {
+    if (ex && !ex->framework_outputs[k].empty() &&
+        ex->verdicts.end_to_end.status == Status::skipped) {
       if (!r.ok) {
         ex->verdicts.end_to_end = rejected_end_to_end(ds.name, r.error);
       } else {
@@ -421,10 +434,16 @@ Outcome run_case(const Case& c, Runtime& runtime, const RunOptions& options,
       o.reason = cmp.reason;
       o.message = ds.name + ": " + cmp.message;
       decided = true;
+      departed = k;
       if (!ex) return finish();
     }
   }
   if (!decided) o.status = Status::pass;
+  // A model whose values depart: the node they come from, on the runtime's own values.
+  if (ex && departed && options.localize && lc.model.graph().node_size() > 1)
+    o.localization =
+        localize(lc.model, lc.data_sets[*departed].inputs, runtime,
+                 {options.strict ? Policy::strict : Policy::lenient, options.host, c.source});
   return finish();
 }
 

@@ -27,6 +27,10 @@ struct RunOptions {
   // Runs the nodes the reference does not implement when the reference gives an exported
   // model's meaning under the spec (runtimes/host.h); none: such a model is not judged.
   std::shared_ptr<const interp::HostKernel> host;
+  // An exported model (or a user's model) on which the runtime gives other values than the
+  // spec: find the node the departure comes from on the runtime's own values
+  // (harness/localize.h, Outcome::localization). It runs the model once more on the runtime.
+  bool localize = true;
 };
 
 // The status and the reason a runtime's error gives a case that the runtime should have run

@@ -240,6 +240,17 @@ void case_details(std::ostringstream& h, const Report& r, const CaseRecord& c) {
   if (!o.kept_model.empty())
     h << "<dt>model run</dt><dd>the tool's output model, kept: <a href=\"" << e(o.kept_model)
       << "\"><code>" << short_path(o.kept_model) << "</code></a></dd>";
+  if (o.localization) {
+    const Localization& l = *o.localization;
+    h << "<dt>node at fault</dt><dd data-localization=\"" << e(l.kind) << "\">";
+    if (l.kind == "node")
+      h << "<code>" << e(l.label) << "</code>" << (l.machinery ? " (its machinery)" : "")
+        << ", on the runtime's own values: it got " << e(l.got) << "; the spec gives " << e(l.spec)
+        << "; the runtime gave " << e(l.runtime) << ": " << e(l.message);
+    else
+      h << e(l.message);
+    h << "</dd>";
+  }
   for (const auto& a : o.ambiguities) {
     h << "<dt>ambiguity</dt><dd><blockquote>" << e(a.spec_sentence) << "</blockquote><small>"
       << e(a.op) << " ambiguity <code>" << e(a.id) << "</code>: " << e(a.detail) << "</small></dd>";

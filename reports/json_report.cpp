@@ -104,6 +104,21 @@ json case_to_json(const CaseRecord& c) {
   if (c.expectation) j["expectation"] = expectation_to_json(*c.expectation);
   if (!c.expectation_mismatch.empty()) j["expectation_mismatch"] = c.expectation_mismatch;
   if (!o.delegated.empty()) j["delegated"] = {{"host", o.host}, {"ops", o.delegated}};
+  if (o.localization) {
+    const Localization& l = *o.localization;
+    json x = {{"kind", l.kind}, {"message", l.message}};
+    if (l.kind == "node")
+      x.update({{"index", l.index},
+                {"name", l.name},
+                {"op", l.op},
+                {"version", l.version},
+                {"label", l.label},
+                {"machinery", l.machinery},
+                {"got", l.got},
+                {"spec", l.spec},
+                {"runtime", l.runtime}});
+    j["localization"] = std::move(x);
+  }
   if (o.data_sets_judged < o.data_sets)
     j["data_sets"] = {{"total", o.data_sets}, {"judged", o.data_sets_judged}};
   if (o.exported) {
@@ -372,6 +387,21 @@ CaseRecord case_from_json(const json& j, size_t index) {
     if (const auto ops = it->find("ops"); ops != it->end() && ops->is_object())
       for (const auto& [op, n] : ops->items())
         if (n.is_number_unsigned()) o.delegated[op] = n.get<size_t>();
+  }
+  if (const auto it = j.find("localization"); it != j.end() && it->is_object()) {
+    Localization l;
+    l.kind = it->value("kind", std::string());
+    l.message = it->value("message", std::string());
+    l.index = it->value("index", -1);
+    l.name = it->value("name", std::string());
+    l.op = it->value("op", std::string());
+    l.version = it->value("version", int64_t{0});
+    l.label = it->value("label", std::string());
+    l.machinery = it->value("machinery", false);
+    l.got = it->value("got", std::string());
+    l.spec = it->value("spec", std::string());
+    l.runtime = it->value("runtime", std::string());
+    o.localization = std::move(l);
   }
   if (const auto it = j.find("data_sets"); it != j.end() && it->is_object()) {
     o.data_sets = it->value("total", size_t{0});

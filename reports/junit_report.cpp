@@ -25,6 +25,13 @@ std::string detail_text(const CaseRecord& c) {
   for (const auto& f : o.findings) t += f.check + ": " + f.message + "\n";
   for (const auto& a : o.ambiguities)
     t += "ambiguity " + a.id + " (" + a.op + "): " + a.spec_sentence + " -- " + a.detail + "\n";
+  if (o.localization && o.localization->kind == "node") {
+    const Localization& l = *o.localization;
+    t += "node at fault, on the runtime's own values: " + l.label + "; it got " + l.got +
+         "; the spec gives " + l.spec + "; the runtime gave " + l.runtime + ": " + l.message + "\n";
+  } else if (o.localization) {
+    t += "localization (" + o.localization->kind + "): " + o.localization->message + "\n";
+  }
   return t;
 }
 

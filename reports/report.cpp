@@ -210,6 +210,8 @@ void insert_sorted(std::vector<std::string>& v, const std::string& x) {
 // exported model or its inputs through a node (an Identity-13 over a sequence in a model about
 // SequenceInsert), else the case's own operator.
 const std::string& departure_op(const Outcome& o) {
+  // The node the departure comes from, on the runtime's own values.
+  if (o.localization && o.localization->kind == "node") return o.localization->op;
   return o.exported && !o.exported->fault_op.empty() ? o.exported->fault_op : o.op;
 }
 
