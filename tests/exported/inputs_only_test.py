@@ -18,6 +18,7 @@ test_data_set_0/input_0.pb, no outputs, no case.json) is judged against the spec
 """
 import json
 import os
+import shutil
 import subprocess
 import sys
 
@@ -84,13 +85,15 @@ for runtime in ("reference", "onnxruntime"):
             check(not r["departures"], f"{runtime} on {folder}: no departure")
             check("localization" not in c, f"{runtime} on {folder}: no node blamed")
         if runtime == "reference":
-            check(c.get("delegated", {}).get("ops", {}).get("MatMul-13") == 1,
+            check(c.get("delegated", {}).get("ops", {}).get("MatMul-13", 0) >= 1,
                   f"the reference runs MatMul on its host: {c.get('delegated')}")
 
 # The bundle of that departure carries the node alone, on ONNX Runtime's own values.
 import onnx  # noqa: E402  (Debian's python3-onnx)
+from onnx import numpy_helper  # noqa: E402
 
 bundles = os.path.join(work, "bundles")
+shutil.rmtree(bundles, ignore_errors=True)
 p = subprocess.run([seqconf, "bundle", os.path.join(work, "onnxruntime-matmul_unbind.json"),
                     "--out", bundles], capture_output=True, text=True, timeout=300)
 check(p.returncode == 0, f"bundle exits 0: {p.stderr[-400:]}")
@@ -109,7 +112,7 @@ if folders:
         # Its input is the MatMul's product as ONNX Runtime computed it: x @ w.
         t = onnx.TensorProto()
         t.ParseFromString(open(os.path.join(node, "test_data_set_0", "input_0.pb"), "rb").read())
-        y = onnx.numpy_helper.to_array(t).tolist()
+        y = numpy_helper.to_array(t).tolist()
         check(y == [[32.0, 38.0, 44.0, 50.0], [68.0, 83.0, 98.0, 113.0]],
               f"node/input_0.pb is x @ w as the runtime gave it: {y}")
     readme = open(os.path.join(bundles, folders[0], "README.md")).read()
