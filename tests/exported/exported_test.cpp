@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "cases/case.h"
+#include "harness/localize.h"
 #include "harness/runner.h"
 #include "reports/expectations.h"
 #include "reports/json_report.h"
@@ -105,6 +106,17 @@ TEST(ExportedCases, UnbindMatchesPyTorchOnlyThroughTheKeepdimsDeparture) {
   EXPECT_EQ(o.exported->end_to_end.status, Status::pass) << o.exported->end_to_end.message;
   EXPECT_TRUE(o.depends_on_departure());
   EXPECT_EQ(o.exported->end_to_end_layer, "");
+  // On the runtime's own values, the Constant (node 0) agrees and SplitToSequence (node 1)
+  // departs; the reference, which passes, has nothing localized.
+  EXPECT_FALSE(spec.localization);
+  ASSERT_TRUE(o.localization);
+  EXPECT_EQ(o.localization->kind, "node") << o.localization->message;
+  EXPECT_EQ(o.localization->op, "SplitToSequence");
+  EXPECT_EQ(o.localization->index, 1);
+  EXPECT_FALSE(o.localization->machinery);
+  ASSERT_TRUE(o.localization->repro);
+  EXPECT_EQ(o.localization->repro->model.graph().node_size(), 1);
+  EXPECT_EQ(o.localization->repro->inputs.size(), 2u);  // the data and the runtime's split
 }
 
 // A run of the seeded keepdims runtime on the unbind programs and one program that does not
