@@ -219,6 +219,27 @@ Localization localize(const onnx::ModelProto& model, const std::vector<Value>& i
       if (!o.empty()) one.add_output()->set_name(o);
     onnx::ModelProto m = model;
     *m.mutable_graph() = one;
+    // This node is the one at fault: what it got, what the spec gives, what the runtime gave.
+    const auto at_fault = [&](std::string spec_text, std::string runtime_text, std::string message,
+                              std::vector<Value> spec_outputs) {
+      loc.kind = "node";
+      loc.index = i;
+      loc.name = n.name();
+      loc.op = n.op_type();
+      loc.version = version;
+      loc.label = node_label(n, i, version);
+      loc.machinery = has_body(n);
+      loc.got = summary(got);
+      loc.spec = std::move(spec_text);
+      loc.runtime = std::move(runtime_text);
+      loc.message = std::move(message);
+      // The outputs typed as the spec gives them (kind and element type), for the reproducer.
+      for (int k = 0; k < m.graph().output_size() && k < static_cast<int>(spec_outputs.size()); ++k)
+        *m.mutable_graph()->mutable_output(k)->mutable_type() =
+            loose_type(spec_outputs[static_cast<size_t>(k)]);
+      loc.repro = std::make_shared<NodeRepro>(NodeRepro{m, one_inputs, std::move(spec_outputs)});
+      return loc;
+    };
     std::vector<Value> spec;
     Context ctx = make_context(options);
     try {
@@ -230,20 +251,9 @@ Localization localize(const onnx::ModelProto& model, const std::vector<Value>& i
       if (c == ErrorCode::not_supported || c == ErrorCode::limit_exceeded ||
           c == ErrorCode::nondeterministic || c == ErrorCode::host_rejected)
         continue;
-      loc.kind = "node";
-      loc.index = i;
-      loc.name = n.name();
-      loc.op = n.op_type();
-      loc.version = version;
-      loc.label = node_label(n, i, version);
-      loc.machinery = has_body(n);
-      loc.got = summary(got);
-      loc.spec = "rejected: " + std::string(error_code_name(c));
-      loc.runtime = "ran it";
-      loc.message =
-          std::string("the spec rejects the node on the runtime's own inputs: ") + e.what();
-      loc.repro = std::make_shared<NodeRepro>(NodeRepro{m, one_inputs, {}});
-      return loc;
+      return at_fault(
+          "rejected: " + std::string(error_code_name(c)), "ran it",
+          std::string("the spec rejects the node on the runtime's own inputs: ") + e.what(), {});
     }
     const ComparisonRule rule =
         comparison_rule(options.source, std::vector<std::string>{n.op_type()});
@@ -252,23 +262,7 @@ Localization localize(const onnx::ModelProto& model, const std::vector<Value>& i
       if (!o.empty()) theirs.push_back(values.at(o));
     const Comparison cmp = compare_outputs(spec, theirs, rule);
     if (cmp.ok) continue;
-    loc.kind = "node";
-    loc.index = i;
-    loc.name = n.name();
-    loc.op = n.op_type();
-    loc.version = version;
-    loc.label = node_label(n, i, version);
-    loc.machinery = has_body(n);
-    loc.got = summary(got);
-    loc.spec = summarize_values(spec);
-    loc.runtime = summarize_values(theirs);
-    loc.message = cmp.message;
-    // The outputs typed as the spec gives them (kind and element type), for the reproducer.
-    for (int k = 0, j = 0; k < m.graph().output_size(); ++k, ++j)
-      *m.mutable_graph()->mutable_output(k)->mutable_type() =
-          loose_type(spec[static_cast<size_t>(j)]);
-    loc.repro = std::make_shared<NodeRepro>(NodeRepro{m, one_inputs, spec});
-    return loc;
+    return at_fault(summarize_values(spec), summarize_values(theirs), cmp.message, spec);
   }
   loc.kind = "none";
   loc.message =

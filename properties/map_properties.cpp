@@ -134,7 +134,9 @@ ops::SequenceMapBody both_samples(DataType d) {
 void strict_rejects_any_other_length(const OpSet& ops) {
   Context ctx;
   ctx.policy = Policy::strict;
-  const auto [s, other] = other_length();
+  const OtherLength drawn = other_length();
+  const Sequence& s = drawn.first;
+  const Sequence& other = drawn.other;
   assert_error({ErrorCode::sequence_length_mismatch},
                [&] { ops.sequence_map(s, {Value(other)}, both_samples(s.elem_type()), ctx); });
 }
@@ -145,7 +147,9 @@ void strict_rejects_any_other_length(const OpSet& ops) {
 // records the ambiguity sequence_map_lengths.
 void lenient_reads_first_samples_of_longer(const OpSet& ops) {
   Context ctx;
-  const auto [s, other] = other_length();
+  const OtherLength drawn = other_length();
+  const Sequence& s = drawn.first;
+  const Sequence& other = drawn.other;
   const size_t n = s.size();
   if (other.size() < n) {
     assert_error({ErrorCode::sequence_length_mismatch},
